@@ -1,0 +1,212 @@
+import { checkSignatureScheme } from './checkSignatureScheme.js';
+import type { DefinitionProblem } from './IntegrationDefinitionError.js';
+import { checkCron } from './rules/cron.js';
+import { egressPatternCovers, parseEgressPattern, type EgressPattern } from './rules/egress.js';
+import { isKebabCase, isSnakeCase, kebabCaseMessage, toSnakeCase } from './rules/naming.js';
+import { checkStorageKey } from './rules/storageKey.js';
+
+type Problems = DefinitionProblem[];
+type Dict = Record<string, unknown>;
+
+const isDict = (value: unknown): value is Dict =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const entries = (value: unknown): Dict[] => (Array.isArray(value) ? value.filter(isDict) : []);
+
+/**
+ * The rules a shape cannot express: naming, cron, storage keys, egress, OAuth origins, signature
+ * schemes, uniqueness and references. Reads the raw input defensively so that it can report
+ * alongside shape errors; values of the wrong type are left to the shape check.
+ */
+export function checkDefinitionRules(input: Dict): Problems {
+  const problems: Problems = [];
+  if (typeof input.slug === 'string' && !isKebabCase(input.slug)) {
+    problems.push({ path: 'slug', message: kebabCaseMessage('slug', input.slug) });
+  }
+  const widgetIds = checkWidgets(input, problems);
+  const toolNames = checkTools(input, problems);
+  checkWebhooks(input, problems);
+  checkSchedules(input, problems);
+  if (isDict(input.actions)) {
+    for (const name of Object.keys(input.actions)) {
+      if (!isKebabCase(name)) problems.push({ path: `actions.${name}`, message: kebabCaseMessage('action name', name) });
+    }
+  }
+  const egress = checkEgress(input, problems);
+  checkOAuth(input, egress, problems);
+  checkStorage(input, problems);
+  if (isDict(input.proposes) && isDict(input.proposes.tools)) {
+    for (const name of Object.keys(input.proposes.tools)) {
+      if (!toolNames.has(name)) {
+        problems.push({
+          path: `proposes.tools.${name}`,
+          message: `no tool named "${name}" is declared in tools; declare it or remove this entry`,
+        });
+      }
+    }
+  }
+  if (isDict(input.layouts)) {
+    for (const [size, layout] of Object.entries(input.layouts)) {
+      if (!isDict(layout)) continue;
+      for (const id of Object.keys(layout)) {
+        if (!widgetIds.has(id)) {
+          problems.push({
+            path: `layouts.${size}.${id}`,
+            message: `no widget with id "${id}" is declared in components.widgets; declare it or remove this entry`,
+          });
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+function checkUnique(kind: string, path: string, ids: readonly unknown[], problems: Problems): Set<string> {
+  const seen = new Map<string, number>();
+  ids.forEach((id, index) => {
+    if (typeof id !== 'string') return;
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, index);
+    else {
+      problems.push({
+        path,
+        message: `duplicate ${kind} "${id}" (at ${first} and ${index}); each ${kind} must be unique`,
+      });
+    }
+  });
+  return new Set(seen.keys());
+}
+
+function checkWidgets(input: Dict, problems: Problems): Set<string> {
+  const widgets = isDict(input.components) ? entries(input.components.widgets) : [];
+  widgets.forEach((widget, index) => {
+    if (typeof widget.id === 'string' && !isKebabCase(widget.id)) {
+      problems.push({ path: `components.widgets.${index}.id`, message: kebabCaseMessage('widget id', widget.id) });
+    }
+  });
+  return checkUnique(
+    'widget id',
+    'components.widgets',
+    widgets.map((widget) => widget.id),
+    problems,
+  );
+}
+
+function checkTools(input: Dict, problems: Problems): Set<string> {
+  const tools = entries(input.tools);
+  tools.forEach((tool, index) => {
+    if (typeof tool.name === 'string' && !isSnakeCase(tool.name)) {
+      const suggestion = toSnakeCase(tool.name);
+      problems.push({
+        path: `tools.${index}.name`,
+        message: `tool name "${tool.name}" is not lowercase snake_case starting with a letter; the model calls tools by this exact string${suggestion ? ` (for example "${suggestion}")` : ''}`,
+      });
+    }
+  });
+  return checkUnique(
+    'tool name',
+    'tools',
+    tools.map((tool) => tool.name),
+    problems,
+  );
+}
+
+function checkWebhooks(input: Dict, problems: Problems): void {
+  const webhooks = entries(input.webhooks);
+  webhooks.forEach((webhook, index) => {
+    if (typeof webhook.id === 'string' && !isKebabCase(webhook.id)) {
+      const vendorHint = /[._]/.test(webhook.id)
+        ? '; a vendor event name is never a valid id, put it in description instead'
+        : '';
+      problems.push({
+        path: `webhooks.${index}.id`,
+        message: kebabCaseMessage('webhook id', webhook.id) + vendorHint,
+      });
+    }
+    if (isDict(webhook.signature) && isDict(webhook.signature.scheme)) {
+      for (const message of checkSignatureScheme(webhook.signature.scheme)) {
+        problems.push({ path: `webhooks.${index}.signature.scheme`, message });
+      }
+    }
+  });
+  checkUnique(
+    'webhook id',
+    'webhooks',
+    webhooks.map((webhook) => webhook.id),
+    problems,
+  );
+}
+
+function checkSchedules(input: Dict, problems: Problems): void {
+  const schedules = entries(input.schedules);
+  schedules.forEach((schedule, index) => {
+    if (typeof schedule.id === 'string' && !isKebabCase(schedule.id)) {
+      problems.push({ path: `schedules.${index}.id`, message: kebabCaseMessage('schedule id', schedule.id) });
+    }
+    if (typeof schedule.cron === 'string') {
+      const cron = checkCron(schedule.cron);
+      if (!cron.ok) {
+        const path =
+          typeof schedule.id === 'string' && schedule.id !== ''
+            ? `schedules[${schedule.id}]`
+            : `schedules.${index}.cron`;
+        problems.push({ path, message: `invalid cron "${schedule.cron}": ${cron.message}` });
+      }
+    }
+  });
+  checkUnique(
+    'schedule id',
+    'schedules',
+    schedules.map((schedule) => schedule.id),
+    problems,
+  );
+}
+
+function checkEgress(input: Dict, problems: Problems): EgressPattern[] {
+  const patterns: EgressPattern[] = [];
+  if (!Array.isArray(input.egress)) return patterns;
+  input.egress.forEach((entry: unknown, index) => {
+    if (typeof entry !== 'string') return;
+    const check = parseEgressPattern(entry);
+    if (check.ok) patterns.push(check.pattern);
+    else problems.push({ path: `egress.${index}`, message: check.message });
+  });
+  return patterns;
+}
+
+function checkOAuth(input: Dict, egress: readonly EgressPattern[], problems: Problems): void {
+  if (!isDict(input.oauth) || !isDict(input.oauth.provider)) return;
+  for (const field of ['authorizationUrl', 'tokenUrl'] as const) {
+    const value = input.oauth.provider[field];
+    if (typeof value !== 'string') continue;
+    const path = `oauth.provider.${field}`;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      problems.push({ path, message: `"${value}" is not a URL; write an absolute https:// URL` });
+      continue;
+    }
+    if (url.protocol !== 'https:') {
+      problems.push({ path, message: `"${value}" must use https://` });
+      continue;
+    }
+    if (!egress.some((pattern) => egressPatternCovers(pattern, url.origin))) {
+      problems.push({
+        path,
+        message: `origin ${url.origin} is not covered by egress; add "${url.origin}" to egress`,
+      });
+    }
+  }
+}
+
+function checkStorage(input: Dict, problems: Problems): void {
+  if (!isDict(input.storage)) return;
+  for (const scope of ['account', 'user'] as const) {
+    const keys = input.storage[scope];
+    if (!isDict(keys)) continue;
+    for (const key of Object.keys(keys)) {
+      const check = checkStorageKey(scope, key);
+      if (!check.ok) problems.push({ path: `storage.${scope}.${key}`, message: check.message });
+    }
+  }
+}

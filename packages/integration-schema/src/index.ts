@@ -1,0 +1,29 @@
+export { checkDefinitionRules } from './checkDefinitionRules.js';
+export { checkSignatureScheme } from './checkSignatureScheme.js';
+export { definitionShape, HOST_ASSIGNED_FIELDS, signatureSchemeSchema } from './definitionShape.js';
+export {
+  type DefinitionProblem,
+  formatDefinitionProblems,
+  IntegrationDefinitionError,
+} from './IntegrationDefinitionError.js';
+export { type DefinitionData, type ParseDefinitionResult, parseDefinition } from './parseDefinition.js';
+export { type CronCheck, type CronFields, checkCron } from './rules/cron.js';
+export {
+  type EgressPattern,
+  type EgressPatternCheck,
+  egressPatternCovers,
+  isEgressAllowed,
+  parseEgressPattern,
+} from './rules/egress.js';
+export { isKebabCase, isSnakeCase, kebabCaseMessage, toKebabCase, toSnakeCase } from './rules/naming.js';
+export {
+  ACCOUNT_STORAGE_DATA_TYPES,
+  type StorageKeyCheck,
+  type StorageScopeName,
+  checkStorageKey,
+  storageDataTypes,
+  USER_STORAGE_DATA_TYPES,
+} from './rules/storageKey.js';
+export { isStandardSchema, type StandardSchemaV1 } from './standardSchema.js';
+export { SCHEMA_VERSION } from './version.js';
+export type { WebhookSignature, WebhookSignatureScheme } from './webhookSignature.js';

@@ -1,0 +1,76 @@
+// Byte helpers for webhook verification. Web Crypto, TextEncoder and atob only, so the code also runs
+// in a plain V8 isolate without Node built-ins.
+
+const HASHES = {
+  sha256: { name: 'SHA-256', bytes: 32 },
+  sha1: { name: 'SHA-1', bytes: 20 },
+} as const;
+
+export type HmacAlgorithm = keyof typeof HASHES;
+
+const encoder = new TextEncoder();
+
+export function isHmacAlgorithm(value: unknown): value is HmacAlgorithm {
+  return typeof value === 'string' && Object.hasOwn(HASHES, value);
+}
+
+export function digestLength(algorithm: HmacAlgorithm): number {
+  return HASHES[algorithm].bytes;
+}
+
+export function utf8(text: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(text);
+}
+
+// Copying into a fresh ArrayBuffer keeps a caller's view (possibly over a larger or shared buffer) byte exact.
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+export async function hmac(
+  algorithm: HmacAlgorithm,
+  secret: string,
+  message: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array> {
+  const hash = HASHES[algorithm].name;
+  const key = await globalThis.crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash }, false, [
+    'sign',
+  ]);
+  return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, message));
+}
+
+const HEX = /^[0-9a-f]+$/i;
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * Decodes a hex or base64 (standard or URL-safe) digest; `undefined` when it is neither. Hex of the
+ * expected length wins, because a hex string is also valid base64 text.
+ */
+export function decodeDigest(text: string, expectedBytes: number): Uint8Array | undefined {
+  if (HEX.test(text) && text.length === expectedBytes * 2) {
+    const out = new Uint8Array(expectedBytes);
+    for (let i = 0; i < expectedBytes; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
+    return out;
+  }
+  if (!BASE64.test(text)) return undefined;
+  try {
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Time depends only on the lengths, never on where the first differing byte is. */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  let diff = 0;
+  for (let i = 0; i < a.byteLength; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests import the public package names; the source condition points them at `src` so no build is needed.
+const conditions = ['@platform/source', 'module', 'node', 'import', 'default'];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@platform/source'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    setupFiles: ['./vitest.setup.ts'],
+    typecheck: {
+      enabled: true,
+      include: ['packages/*/src/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
+  },
+});
