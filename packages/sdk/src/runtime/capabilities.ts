@@ -1,0 +1,50 @@
+import type { LogLevel } from '../integration/types.js';
+
+/** One HTTP hop as it crosses the capability boundary: plain JSON, body in base64. */
+export interface CapabilityFetchRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: readonly (readonly [string, string])[];
+  /** Base64 of the body bytes, or null for none. */
+  readonly body: string | null;
+}
+
+export interface CapabilityFetchResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: readonly (readonly [string, string])[];
+  /** Base64 of the body bytes. */
+  readonly body: string;
+}
+
+export type StorageScopeName = 'account' | 'user';
+
+export interface LogEntry {
+  readonly level: LogLevel;
+  /** Already redacted. */
+  readonly message: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What the guest engine needs from its host. The host implements it over PostgreSQL and the
+ * network and enforces every rule that protects the platform (egress, private addresses, secret
+ * tiers, scopes); the harness and `@platform/sdk/testing` implement it in memory.
+ */
+export interface Capabilities {
+  /** Sends exactly one request and never follows redirects; the guest checks each hop against egress. */
+  fetch(request: CapabilityFetchRequest): Promise<CapabilityFetchResponse>;
+  readonly storage: {
+    /** The stored JSON value, or undefined. */
+    get(scope: StorageScopeName, key: string): Promise<unknown>;
+    set(scope: StorageScopeName, key: string, value: unknown): Promise<void>;
+    delete(scope: StorageScopeName, key: string): Promise<void>;
+  };
+  readonly secrets: {
+    /** Account tier, then source, then global. */
+    get(name: string): Promise<string | undefined>;
+    /** Account tier only; throws `SecretAccessError` for a name that exists only in admin tiers. */
+    set(name: string, value: string): Promise<void>;
+  };
+  log(entry: LogEntry): void;
+}

@@ -1,0 +1,158 @@
+import { MachineActorStorageError, StorageValidationError } from '../integration/errors.js';
+import type {
+  Actor,
+  AnyIntegrationDefinition,
+  IntegrationContext,
+  Logger,
+  LogLevel,
+  Secrets,
+  StorageScope,
+} from '../integration/types.js';
+import { describeIssues, validateWith } from './_validate.js';
+import type { Capabilities, StorageScopeName } from './capabilities.js';
+import { createGuestFetch } from './createGuestFetch.js';
+import { redactFields, redactText } from './redact.js';
+
+export interface CreateContextOptions {
+  readonly definition: AnyIntegrationDefinition;
+  readonly capabilities: Capabilities;
+  readonly actor: Actor;
+  /** Redirect hops `ctx.fetch` follows. Default 5. */
+  readonly maxRedirects?: number;
+}
+
+/**
+ * Builds the `ctx` handlers receive over a set of capabilities, with the spec's rules: declared
+ * storage keys only, values validated on write and on read, `ctx.storage.user` refused for machine
+ * actors, `ctx.fetch` held to egress, logs redacted.
+ * @example const ctx = createContext({ definition, capabilities, actor: { kind: 'machine', accountId } });
+ */
+export function createContext(options: CreateContextOptions): IntegrationContext {
+  const { definition, capabilities, actor } = options;
+  const account = createStorageScope(definition, capabilities, 'account');
+  const user = actor.kind === 'machine' ? undefined : createStorageScope(definition, capabilities, 'user');
+  const storage = Object.freeze({
+    account,
+    get user(): StorageScope<Record<string, never>> {
+      if (user === undefined) throw new MachineActorStorageError();
+      return user;
+    },
+  });
+  return Object.freeze({
+    fetch: createGuestFetch({
+      egress: definition.egress ?? [],
+      capabilities,
+      ...(options.maxRedirects === undefined ? {} : { maxRedirects: options.maxRedirects }),
+    }),
+    storage: storage as IntegrationContext['storage'],
+    secrets: createSecrets(capabilities),
+    logger: createLogger(capabilities),
+    actor: Object.freeze({ ...actor }),
+  });
+}
+
+function createStorageScope(
+  definition: AnyIntegrationDefinition,
+  capabilities: Capabilities,
+  scope: StorageScopeName,
+): StorageScope<Record<string, never>> {
+  const schemas = definition.storage?.[scope] ?? {};
+  const schemaFor = (key: string) => {
+    if (typeof key === 'string' && Object.hasOwn(schemas, key)) return schemas[key]!;
+    throw new StorageValidationError(
+      scope,
+      String(key),
+      'this key is not declared',
+      `Declare "${String(key)}" under storage.${scope} in the definition before using it.`,
+    );
+  };
+  return Object.freeze({
+    async get(key: string) {
+      const schema = schemaFor(key);
+      const stored = await capabilities.storage.get(scope, key);
+      if (stored === undefined) return undefined;
+      const result = await validateWith(schema, stored);
+      if (!result.ok) {
+        throw new StorageValidationError(
+          scope,
+          key,
+          `stored data no longer matches the key's schema (${describeIssues(result.issues)})`,
+          'Widen the schema with a union, make new fields optional, or write the data under a new key.',
+        );
+      }
+      return result.value as never;
+    },
+    async set(key: string, value: unknown) {
+      const schema = schemaFor(key);
+      const result = await validateWith(schema, value);
+      if (!result.ok) {
+        throw new StorageValidationError(
+          scope,
+          key,
+          `the value does not match the key's schema (${describeIssues(result.issues)})`,
+          'Pass a value that matches the schema declared for this key.',
+        );
+      }
+      await capabilities.storage.set(scope, key, toJsonValue(scope, key, value));
+    },
+    async delete(key: string) {
+      schemaFor(key);
+      await capabilities.storage.delete(scope, key);
+    },
+  });
+}
+
+// What is stored is what JSON keeps; refuse values that would silently change on the way.
+function toJsonValue(scope: StorageScopeName, key: string, value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new StorageValidationError(
+      scope,
+      key,
+      `the value cannot be stored as JSON (${(error as Error).message})`,
+      'Store plain JSON data: objects, arrays, strings, numbers, booleans and null.',
+      { cause: error },
+    );
+  }
+  if (text === undefined) {
+    throw new StorageValidationError(
+      scope,
+      key,
+      'the value cannot be stored as JSON',
+      'Store plain JSON data; use delete() to remove a key.',
+    );
+  }
+  return JSON.parse(text);
+}
+
+function createSecrets(capabilities: Capabilities): Secrets {
+  const checkName = (name: unknown) => {
+    if (typeof name !== 'string' || name === '') {
+      throw new TypeError('ctx.secrets: a secret name must be a non-empty string');
+    }
+  };
+  return Object.freeze({
+    async get(name: string) {
+      checkName(name);
+      return capabilities.secrets.get(name);
+    },
+    async set(name: string, value: string) {
+      checkName(name);
+      if (typeof value !== 'string') throw new TypeError(`ctx.secrets.set("${name}"): the value must be a string`);
+      await capabilities.secrets.set(name, value);
+    },
+  });
+}
+
+function createLogger(capabilities: Capabilities): Logger {
+  const log = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
+    capabilities.log({
+      level,
+      message: redactText(String(message)),
+      ...(fields === undefined ? {} : { fields: redactFields(fields) as Record<string, unknown> }),
+    });
+  };
+  return Object.freeze({ debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') });
+}

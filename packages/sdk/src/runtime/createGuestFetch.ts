@@ -1,0 +1,118 @@
+import { isEgressAllowed } from '@platform/integration-schema';
+import { EgressDeniedError } from '../integration/errors.js';
+import { base64ToBytes, bytesToBase64 } from './_base64.js';
+import type { Capabilities, CapabilityFetchResponse } from './capabilities.js';
+import { redactUrl } from './redact.js';
+
+export interface GuestFetchOptions {
+  readonly egress: readonly string[];
+  readonly capabilities: Capabilities;
+  /** Redirect hops followed before giving up. Default 5. */
+  readonly maxRedirects?: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The `ctx.fetch` partner code calls: checks the URL and every redirect target against egress,
+ * then sends each hop through the `fetch` capability (which enforces egress again, host side).
+ * @example const fetch = createGuestFetch({ egress: ['https://api.acme.com'], capabilities });
+ */
+export function createGuestFetch(options: GuestFetchOptions) {
+  const maxRedirects = options.maxRedirects ?? 5;
+
+  return async function guestFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    checkUrl(input, options.egress);
+    const request = new Request(input, init);
+    const redirectMode = request.redirect;
+    let url = request.url;
+    let method = request.method;
+    const headers = [...request.headers];
+    let body: string | null =
+      request.body === null ? null : bytesToBase64(new Uint8Array(await request.arrayBuffer()));
+
+    for (let hop = 0; ; hop++) {
+      const started = Date.now();
+      const response = await options.capabilities.fetch({ url, method, headers, body });
+      options.capabilities.log({
+        level: 'debug',
+        message: `fetch ${method} ${redactUrl(url)} -> ${response.status} (${Date.now() - started} ms)`,
+      });
+      const location = headerValue(response, 'location');
+      if (!REDIRECT_STATUSES.has(response.status) || location === undefined || redirectMode === 'manual') {
+        return toResponse(response, url, hop > 0);
+      }
+      if (redirectMode === 'error') {
+        throw new TypeError(`fetch ${redactUrl(url)} was redirected and redirect is "error"`);
+      }
+      if (hop >= maxRedirects) {
+        throw new TypeError(`fetch ${redactUrl(request.url)} followed more than ${maxRedirects} redirects`);
+      }
+      const next = new URL(location, url);
+      checkUrl(next, options.egress, 'redirect');
+      // As browsers do: 303, and 301/302 after POST, continue as GET without a body.
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        if (method !== 'HEAD') method = 'GET';
+        body = null;
+        for (let i = headers.length - 1; i >= 0; i--) {
+          const name = headers[i]?.[0].toLowerCase();
+          if (name === 'content-type' || name === 'content-length') headers.splice(i, 1);
+        }
+      }
+      if (new URL(url).origin !== next.origin) {
+        for (let i = headers.length - 1; i >= 0; i--) {
+          // Credentials are for the origin they were written for, never for the one a redirect names.
+          if (headers[i]?.[0].toLowerCase() === 'authorization') headers.splice(i, 1);
+        }
+      }
+      url = next.href;
+    }
+  };
+}
+
+function checkUrl(input: string | URL | Request, egress: readonly string[], via?: 'redirect'): URL {
+  const raw = input instanceof Request ? input.url : String(input);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`ctx.fetch needs an absolute URL; received "${redactUrl(raw)}"`);
+  }
+  const shown = redactUrl(url);
+  const viaText = via === 'redirect' ? ' (redirect target)' : '';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new EgressDeniedError(url.origin, `ctx.fetch to ${shown}${viaText} refused: only http(s) URLs can be fetched`, 'scheme');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new EgressDeniedError(
+      url.origin,
+      `ctx.fetch to ${shown}${viaText} refused: the URL carries credentials; send them in a header instead`,
+      'credentials',
+    );
+  }
+  if (!isEgressAllowed(url, egress)) {
+    throw new EgressDeniedError(
+      url.origin,
+      `ctx.fetch to ${shown}${viaText} refused: ${url.origin} is not in this integration's egress; add it to egress in the definition`,
+      via,
+    );
+  }
+  return url;
+}
+
+function headerValue(response: CapabilityFetchResponse, name: string): string | undefined {
+  return response.headers.find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+function toResponse(data: CapabilityFetchResponse, url: string, redirected: boolean): Response {
+  const body = NULL_BODY_STATUSES.has(data.status) ? null : base64ToBytes(data.body);
+  const response = new Response(body, {
+    status: data.status,
+    statusText: data.statusText,
+    headers: data.headers.map(([key, value]) => [key, value] as [string, string]),
+  });
+  Object.defineProperty(response, 'url', { value: url });
+  Object.defineProperty(response, 'redirected', { value: redirected });
+  return response;
+}

@@ -1,0 +1,167 @@
+import type { WebhookSignature, WebhookSignatureScheme } from '@platform/integration-schema';
+import {
+  concatBytes,
+  constantTimeEqual,
+  decodeDigest,
+  digestLength,
+  type HmacAlgorithm,
+  hmac,
+  isHmacAlgorithm,
+  utf8,
+} from './_hmac.js';
+
+export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface VerifyWebhookSignatureInput {
+  readonly signature: WebhookSignature;
+  /** Request headers; names are matched case-insensitively. */
+  readonly headers: WebhookHeaders;
+  /** The exact raw body as received; a string is taken as UTF-8. */
+  readonly rawBody: string | Uint8Array;
+  /** The HMAC key (UTF-8). */
+  readonly secret: string;
+  /** Current time (`Date` or ms since epoch). Default `Date.now()`. */
+  readonly now?: Date | number;
+}
+
+export interface WebhookVerification {
+  readonly valid: boolean;
+  readonly reason?: string;
+}
+
+/**
+ * Checks a webhook delivery's HMAC signature (and timestamp window) against the raw body.
+ *
+ * @example
+ * const { valid, reason } = await verifyWebhookSignature({ signature: { header: 'X-Hub-Signature-256', secretName: 'GITHUB_WEBHOOK_SECRET' }, headers: request.headers, rawBody, secret });
+ */
+export async function verifyWebhookSignature(
+  input: VerifyWebhookSignatureInput,
+): Promise<WebhookVerification> {
+  const { signature, headers, rawBody, secret } = input;
+  const scheme: WebhookSignatureScheme = signature.scheme ?? {};
+  const algorithm = scheme.algorithm ?? 'sha256';
+  const format = scheme.format ?? 'digest';
+  const template = scheme.signedPayload ?? '{body}';
+  if (!isHmacAlgorithm(algorithm)) return invalid('unsupported signature algorithm');
+  if (format !== 'digest' && format !== 'keyed') return invalid('unsupported signature format');
+  if (format === 'keyed' && !scheme.digestKey) return invalid('scheme has no digestKey');
+  // An empty HMAC key would make any party able to forge signatures, and Web Crypto rejects it anyway.
+  if (secret === '') return invalid('missing secret');
+
+  const headerValue = readHeader(headers, signature.header);
+  if (headerValue === undefined)
+    return invalid(`missing signature header "${signature.header.toLowerCase()}"`);
+
+  let digests: string[];
+  let timestamp: string | undefined;
+  if (format === 'keyed') {
+    const pairs = parsePairs(headerValue);
+    if (!pairs) return invalid('malformed signature header');
+    digests = pairs.filter(([key]) => key === scheme.digestKey).map(([, value]) => value);
+    if (digests.length === 0) return invalid(`no "${scheme.digestKey}" digest in signature header`);
+    if (scheme.timestampKey) timestamp = pairs.find(([key]) => key === scheme.timestampKey)?.[1];
+  } else {
+    digests = parseDigestList(headerValue, algorithm);
+    if (digests.length === 0) return invalid(`no ${algorithm} digest in signature header`);
+  }
+  if (timestamp === undefined && scheme.timestampHeader)
+    timestamp = readHeader(headers, scheme.timestampHeader);
+
+  const needsTimestamp = template.includes('{timestamp}') || scheme.toleranceSeconds !== undefined;
+  if (needsTimestamp) {
+    const hasSource = (format === 'keyed' && scheme.timestampKey) || scheme.timestampHeader;
+    if (!hasSource) return invalid('scheme has no timestamp source');
+    if (timestamp === undefined) return invalid('missing timestamp');
+    if (!/^\d+$/.test(timestamp)) return invalid('malformed timestamp');
+  }
+
+  const candidates: Uint8Array[] = [];
+  for (const digest of digests) {
+    const bytes = decodeDigest(digest, digestLength(algorithm));
+    if (!bytes) return invalid('malformed signature header');
+    candidates.push(bytes);
+  }
+
+  const expected = await hmac(algorithm, secret, signedMessage(template, timestamp ?? '', rawBody));
+  // Every candidate is compared, so timing does not reveal which rotated key matched.
+  let matched = false;
+  for (const candidate of candidates) matched = constantTimeEqual(candidate, expected) || matched;
+  if (!matched) return invalid('signature does not match');
+
+  // Checked after the signature, so a forged request is reported as a mismatch rather than as stale.
+  if (scheme.toleranceSeconds !== undefined && timestamp !== undefined) {
+    const nowMs = input.now === undefined ? Date.now() : Number(input.now);
+    if (Math.abs(nowMs - Number(timestamp) * 1000) > scheme.toleranceSeconds * 1000) {
+      return invalid(`timestamp outside the ${scheme.toleranceSeconds} s tolerance`);
+    }
+  }
+  return { valid: true };
+}
+
+function invalid(reason: string): WebhookVerification {
+  return { valid: false, reason };
+}
+
+/** Joins repeated values with commas, as `Headers#get` does; blank counts as missing. */
+function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  let value: string | null | undefined;
+  // Duck-typed rather than `instanceof Headers`: isolates may lack the global or bring their own class.
+  if (typeof headers.get === 'function') {
+    value = (headers as Headers).get(name);
+  } else {
+    const wanted = name.toLowerCase();
+    const found: string[] = [];
+    for (const [key, entry] of Object.entries(
+      headers as Record<string, string | readonly string[] | undefined>,
+    )) {
+      if (key.toLowerCase() !== wanted || entry === undefined) continue;
+      found.push(...(typeof entry === 'string' ? [entry] : entry));
+    }
+    value = found.join(', ');
+  }
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** `k=v` pairs separated by commas; `undefined` when any non-empty part lacks a key or `=`. */
+function parsePairs(header: string): Array<[string, string]> | undefined {
+  const pairs: Array<[string, string]> = [];
+  for (const part of header.split(',')) {
+    const trimmed = part.trim();
+    if (trimmed === '') continue;
+    const equals = trimmed.indexOf('=');
+    if (equals <= 0) return undefined;
+    pairs.push([trimmed.slice(0, equals).trim(), trimmed.slice(equals + 1).trim()]);
+  }
+  return pairs;
+}
+
+/**
+ * Digests separated by commas and/or whitespace, each optionally labelled `<algorithm>=`. Digests
+ * labelled for another algorithm are skipped: a vendor may send several hashes side by side.
+ */
+function parseDigestList(header: string, algorithm: HmacAlgorithm): string[] {
+  const digests: string[] = [];
+  for (const token of header.split(/[\s,]+/)) {
+    if (token === '') continue;
+    // The value may not start with `=`, so base64 padding is never mistaken for a label.
+    const labelled = /^([A-Za-z0-9_-]+)=([^=].*)$/.exec(token);
+    if (!labelled) digests.push(token);
+    else if (labelled[1]?.toLowerCase() === algorithm) digests.push(labelled[2] ?? '');
+  }
+  return digests;
+}
+
+/** Encodes each part separately so that a body that is not valid UTF-8 is signed byte for byte. */
+function signedMessage(
+  template: string,
+  timestamp: string,
+  rawBody: string | Uint8Array,
+): Uint8Array<ArrayBuffer> {
+  const body = typeof rawBody === 'string' ? utf8(rawBody) : rawBody;
+  const parts = template
+    .split(/(\{timestamp\}|\{body\})/)
+    .map((part) => (part === '{body}' ? body : utf8(part === '{timestamp}' ? timestamp : part)));
+  return concatBytes(parts);
+}
