@@ -1,0 +1,42 @@
+export type { ValidationIssue } from './_validate.js';
+export type {
+  Capabilities,
+  CapabilityFetchRequest,
+  CapabilityFetchResponse,
+  LogEntry,
+  StorageScopeName,
+} from './capabilities.js';
+export { type CreateContextOptions, createContext } from './createContext.js';
+export { createGuestFetch, type GuestFetchOptions } from './createGuestFetch.js';
+export {
+  createMemoryCapabilities,
+  type MemoryCapabilities,
+  type MemoryCapabilitiesOptions,
+} from './createMemoryCapabilities.js';
+export {
+  deliverWebhook,
+  type ParsedWebhookPayload,
+  parseWebhookPayload,
+  type WebhookErrorCode,
+} from './deliverWebhook.js';
+export {
+  ACTION_ERROR_STATUS,
+  ACTION_FAILED_MESSAGE,
+  type ActionEnvelope,
+  type ActionError,
+  type ActionErrorCode,
+  type DevError,
+  type RunError,
+  type RunResult,
+} from './envelope.js';
+export { type InvokeActionOptions, invokeAction } from './invokeAction.js';
+export { redactFields, redactText, redactUrl } from './redact.js';
+export { type ActivateResult, runActivate } from './runActivate.js';
+export { type OnTokensErrorCode, runOnTokens } from './runOnTokens.js';
+export { runSchedule, type ScheduleErrorCode } from './runSchedule.js';
+export {
+  type VerifyWebhookSignatureInput,
+  verifyWebhookSignature,
+  type WebhookHeaders,
+  type WebhookVerification,
+} from './verifyWebhookSignature.js';

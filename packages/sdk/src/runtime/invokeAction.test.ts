@@ -1,0 +1,198 @@
+import { defineIntegration, PublicActionError } from '@platform/sdk/integration';
+import { ACTION_ERROR_STATUS, invokeAction } from '@platform/sdk/runtime';
+import { createMockContext } from '@platform/sdk/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { z as z3 } from 'zod3';
+
+const majors = [
+  { name: 'zod 4', object: z.object, string: z.string, number: z.number },
+  { name: 'zod 3', object: z3.object, string: z3.string, number: z3.number },
+] as const;
+
+describe.each(majors)('invokeAction with $name schemas', (zod) => {
+  const definition = defineIntegration({
+    slug: 'acme-notes',
+    storage: { account: { settings: zod.object({ prefix: zod.string() }) } },
+    actions: {
+      'create-note': {
+        description: 'Create a note',
+        input: zod.object({ title: zod.string().min(1) }),
+        output: zod.object({ id: zod.string(), title: zod.string() }),
+        handler: async (ctx, input) => {
+          const settings = await ctx.storage.account.get('settings');
+          return { id: 'n1', title: `${settings?.prefix ?? ''}${input.title}` };
+        },
+      },
+      'bad-output': {
+        description: 'Returns the wrong shape',
+        input: zod.object({}),
+        output: zod.object({ id: zod.string() }),
+        handler: async () => ({ id: 42 }) as never,
+      },
+      'public-failure': {
+        description: 'Throws a public error',
+        input: zod.object({}),
+        handler: async () => {
+          throw new PublicActionError('That note was archived. Restore it first.');
+        },
+      },
+      'private-failure': {
+        description: 'Throws an ordinary error',
+        input: zod.object({}),
+        handler: async () => {
+          throw new Error('db password=hunter2 at https://internal.acme.com/x?token=abc');
+        },
+      },
+      'no-output': {
+        description: 'Returns nothing',
+        input: zod.object({ n: zod.number() }),
+        handler: async () => undefined,
+      },
+    },
+  });
+
+  it('returns the validated output on success', async () => {
+    const ctx = createMockContext(definition, { storage: { account: { settings: { prefix: '> ' } } } });
+    const envelope = await invokeAction(definition, 'create-note', '{"title":"Hi"}', ctx, { mode: 'production' });
+    expect(envelope).toEqual({ ok: true, data: { id: 'n1', title: '> Hi' } });
+  });
+
+  it('answers action_not_found for an unknown action, naming the declared ones', async () => {
+    const ctx = createMockContext(definition);
+    const envelope = await invokeAction(definition, 'delete-note', '{}', ctx, { mode: 'production' });
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'action_not_found' } });
+    if (!envelope.ok) expect(envelope.error.message).toContain('create-note');
+    expect(ACTION_ERROR_STATUS.action_not_found).toBe(404);
+  });
+
+  it('does not treat inherited object keys as actions', async () => {
+    const ctx = createMockContext(definition);
+    for (const name of ['toString', '__proto__', 'constructor']) {
+      const envelope = await invokeAction(definition, name, '{}', ctx, { mode: 'production' });
+      expect(envelope).toMatchObject({ ok: false, error: { code: 'action_not_found' } });
+    }
+  });
+
+  it('answers invalid_input with an issue for a body that is not JSON', async () => {
+    const ctx = createMockContext(definition);
+    const envelope = await invokeAction(definition, 'create-note', '{title:', ctx, { mode: 'production' });
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', issues: [{ code: 'invalid_json', path: [] }] },
+    });
+  });
+
+  it('answers invalid_input with the schema issues for a body that fails input', async () => {
+    const ctx = createMockContext(definition);
+    const envelope = await invokeAction(definition, 'create-note', '{"title":""}', ctx, { mode: 'production' });
+    expect(envelope.ok).toBe(false);
+    if (envelope.ok) return;
+    expect(envelope.error.code).toBe('invalid_input');
+    expect(envelope.error.issues).toHaveLength(1);
+    expect(envelope.error.issues?.[0]).toMatchObject({ code: 'too_small', path: ['title'] });
+    expect(JSON.parse(JSON.stringify(envelope))).toEqual(envelope);
+  });
+
+  it('answers handler_error "Action failed." when the result fails output, in both modes', async () => {
+    const ctx = createMockContext(definition);
+    const production = await invokeAction(definition, 'bad-output', '{}', ctx, { mode: 'production' });
+    expect(production).toEqual({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    const harness = await invokeAction(definition, 'bad-output', '{}', ctx, { mode: 'harness' });
+    expect(harness).toMatchObject({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    if (!harness.ok) expect(harness.error.devError?.message).toContain('output schema');
+  });
+
+  it('returns a PublicActionError message verbatim in production, never devError', async () => {
+    const ctx = createMockContext(definition);
+    const envelope = await invokeAction(definition, 'public-failure', '{}', ctx, { mode: 'production' });
+    expect(envelope).toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: 'That note was archived. Restore it first.' },
+    });
+  });
+
+  it('hides an ordinary error in production and logs it redacted', async () => {
+    const ctx = createMockContext(definition);
+    const envelope = await invokeAction(definition, 'private-failure', '{}', ctx, { mode: 'production' });
+    expect(envelope).toEqual({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    const logged = ctx.mock.logs.find((entry) => entry.level === 'error');
+    expect(logged?.message).toContain('https://internal.acme.com/x?...');
+    expect(logged?.message).not.toContain('token=abc');
+  });
+
+  it('answers "Action failed." with devError for any throw in harness mode, PublicActionError included', async () => {
+    const ctx = createMockContext(definition);
+    const publicFailure = await invokeAction(definition, 'public-failure', '{}', ctx, { mode: 'harness' });
+    expect(publicFailure).toMatchObject({
+      ok: false,
+      error: {
+        code: 'handler_error',
+        message: 'Action failed.',
+        devError: { message: 'That note was archived. Restore it first.' },
+      },
+    });
+    if (!publicFailure.ok) expect(publicFailure.error.devError?.stack).toContain('PublicActionError');
+    const privateFailure = await invokeAction(definition, 'private-failure', '{}', ctx, { mode: 'harness' });
+    expect(privateFailure).toMatchObject({ ok: false, error: { message: 'Action failed.' } });
+    if (!privateFailure.ok) expect(privateFailure.error.devError?.message).not.toContain('token=abc');
+  });
+
+  it('sends null for a handler that returns nothing', async () => {
+    const ctx = createMockContext(definition);
+    expect(await invokeAction(definition, 'no-output', '{"n":1}', ctx, { mode: 'production' })).toEqual({
+      ok: true,
+      data: null,
+    });
+  });
+});
+
+describe('invokeAction edge cases', () => {
+  it('reports a result JSON cannot carry as handler_error', async () => {
+    const definition = defineIntegration({
+      slug: 'acme',
+      actions: { big: { description: 'BigInt', input: z.object({}), handler: async () => ({ n: 1n }) } },
+    });
+    const ctx = createMockContext(definition);
+    const envelope = await invokeAction(definition, 'big', '{}', ctx, { mode: 'harness' });
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    if (!envelope.ok) expect(envelope.error.devError?.message).toContain('JSON');
+  });
+
+  it('passes the schema output (transforms and defaults) to the handler', async () => {
+    const definition = defineIntegration({
+      slug: 'acme',
+      actions: {
+        echo: {
+          description: 'Echo',
+          input: z.object({ tags: z.string().transform((value) => value.split(',')), limit: z.number().default(10) }),
+          handler: async (_ctx, input) => input,
+        },
+      },
+    });
+    const envelope = await invokeAction(definition, 'echo', '{"tags":"a,b"}', createMockContext(definition), {
+      mode: 'production',
+    });
+    expect(envelope).toEqual({ ok: true, data: { tags: ['a', 'b'], limit: 10 } });
+  });
+
+  it('reports a thrown non-Error without crashing', async () => {
+    const definition = defineIntegration({
+      slug: 'acme',
+      actions: {
+        odd: {
+          description: 'Throws a string',
+          input: z.object({}),
+          handler: async () => {
+            throw 'plain string';
+          },
+        },
+      },
+    });
+    const envelope = await invokeAction(definition, 'odd', '{}', createMockContext(definition), { mode: 'harness' });
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: { message: 'Action failed.', devError: { message: 'non-error thrown: "plain string"' } },
+    });
+  });
+});

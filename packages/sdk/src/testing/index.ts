@@ -1,0 +1,17 @@
+export { NoRecordedResponseError } from '../integration/errors.js';
+export {
+  createMockContext,
+  MOCK_ACCOUNT_ID,
+  MOCK_USER_ID,
+  type MockContext,
+  type MockContextOptions,
+  type MockFetchHandler,
+} from './createMockContext.js';
+export {
+  type FixtureRequest,
+  type FixtureSegment,
+  findFixture,
+  matchFixtureRequest,
+  parseFixtureRequest,
+} from './fixtureRequest.js';
+export { invokeActivate } from './invokeActivate.js';
