@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
+    reporters: ['default', './scripts/summary-reporter.ts'],
     typecheck: {
       enabled: true,
       include: ['packages/*/src/**/*.test-d.ts'],

@@ -25,7 +25,10 @@ export class IntegrationDefinitionError extends Error {
  * The text of an {@link IntegrationDefinitionError}.
  * @example formatDefinitionProblems('acme', [{ path: 'slug', message: '...' }])
  */
-export function formatDefinitionProblems(slug: string | undefined, problems: readonly DefinitionProblem[]): string {
+export function formatDefinitionProblems(
+  slug: string | undefined,
+  problems: readonly DefinitionProblem[],
+): string {
   const name = slug === undefined || slug === '' ? 'without a slug' : `"${slug}"`;
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const lines = problems.map((problem) => `  ${problem.path}: ${problem.message}`);

@@ -1,16 +1,22 @@
 import { checkSignatureScheme } from './checkSignatureScheme.js';
+import { signatureSchemeSchema } from './definitionShape.js';
 import type { DefinitionProblem } from './IntegrationDefinitionError.js';
 import { checkCron } from './rules/cron.js';
-import { egressPatternCovers, parseEgressPattern, type EgressPattern } from './rules/egress.js';
+import { type EgressPattern, egressPatternCovers, parseEgressPattern } from './rules/egress.js';
 import { isKebabCase, isSnakeCase, kebabCaseMessage, toSnakeCase } from './rules/naming.js';
 import { checkStorageKey } from './rules/storageKey.js';
+import type { WebhookSignatureScheme } from './webhookSignature.js';
 
 type Problems = DefinitionProblem[];
 type Dict = Record<string, unknown>;
 
 const isDict = (value: unknown): value is Dict =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const entries = (value: unknown): Dict[] => (Array.isArray(value) ? value.filter(isDict) : []);
+// Entries that are objects, with their real index: a null before them must not shift the paths.
+const entries = (value: unknown): [number, Dict][] =>
+  Array.isArray(value)
+    ? value.flatMap((item: unknown, index) => (isDict(item) ? [[index, item] as [number, Dict]] : []))
+    : [];
 
 /**
  * The rules a shape cannot express: naming, cron, storage keys, egress, OAuth origins, signature
@@ -28,7 +34,8 @@ export function checkDefinitionRules(input: Dict): Problems {
   checkSchedules(input, problems);
   if (isDict(input.actions)) {
     for (const name of Object.keys(input.actions)) {
-      if (!isKebabCase(name)) problems.push({ path: `actions.${name}`, message: kebabCaseMessage('action name', name) });
+      if (!isKebabCase(name))
+        problems.push({ path: `actions.${name}`, message: kebabCaseMessage('action name', name) });
     }
   }
   const egress = checkEgress(input, problems);
@@ -60,9 +67,14 @@ export function checkDefinitionRules(input: Dict): Problems {
   return problems;
 }
 
-function checkUnique(kind: string, path: string, ids: readonly unknown[], problems: Problems): Set<string> {
+function checkUnique(
+  kind: string,
+  path: string,
+  ids: readonly (readonly [number, unknown])[],
+  problems: Problems,
+): Set<string> {
   const seen = new Map<string, number>();
-  ids.forEach((id, index) => {
+  ids.forEach(([index, id]) => {
     if (typeof id !== 'string') return;
     const first = seen.get(id);
     if (first === undefined) seen.set(id, index);
@@ -78,22 +90,25 @@ function checkUnique(kind: string, path: string, ids: readonly unknown[], proble
 
 function checkWidgets(input: Dict, problems: Problems): Set<string> {
   const widgets = isDict(input.components) ? entries(input.components.widgets) : [];
-  widgets.forEach((widget, index) => {
+  widgets.forEach(([index, widget]) => {
     if (typeof widget.id === 'string' && !isKebabCase(widget.id)) {
-      problems.push({ path: `components.widgets.${index}.id`, message: kebabCaseMessage('widget id', widget.id) });
+      problems.push({
+        path: `components.widgets.${index}.id`,
+        message: kebabCaseMessage('widget id', widget.id),
+      });
     }
   });
   return checkUnique(
     'widget id',
     'components.widgets',
-    widgets.map((widget) => widget.id),
+    widgets.map(([index, widget]) => [index, widget.id] as const),
     problems,
   );
 }
 
 function checkTools(input: Dict, problems: Problems): Set<string> {
   const tools = entries(input.tools);
-  tools.forEach((tool, index) => {
+  tools.forEach(([index, tool]) => {
     if (typeof tool.name === 'string' && !isSnakeCase(tool.name)) {
       const suggestion = toSnakeCase(tool.name);
       problems.push({
@@ -105,14 +120,14 @@ function checkTools(input: Dict, problems: Problems): Set<string> {
   return checkUnique(
     'tool name',
     'tools',
-    tools.map((tool) => tool.name),
+    tools.map(([index, tool]) => [index, tool.name] as const),
     problems,
   );
 }
 
 function checkWebhooks(input: Dict, problems: Problems): void {
   const webhooks = entries(input.webhooks);
-  webhooks.forEach((webhook, index) => {
+  webhooks.forEach(([index, webhook]) => {
     if (typeof webhook.id === 'string' && !isKebabCase(webhook.id)) {
       const vendorHint = /[._]/.test(webhook.id)
         ? '; a vendor event name is never a valid id, put it in description instead'
@@ -122,8 +137,11 @@ function checkWebhooks(input: Dict, problems: Problems): void {
         message: kebabCaseMessage('webhook id', webhook.id) + vendorHint,
       });
     }
-    if (isDict(webhook.signature) && isDict(webhook.signature.scheme)) {
-      for (const message of checkSignatureScheme(webhook.signature.scheme)) {
+    // Cross-field rules need well-typed fields; a mistyped one is already reported by the shape.
+    const scheme = isDict(webhook.signature) ? webhook.signature.scheme : undefined;
+    const readable = isDict(scheme) ? wellTypedScheme(scheme) : undefined;
+    if (readable !== undefined) {
+      for (const message of checkSignatureScheme(readable)) {
         problems.push({ path: `webhooks.${index}.signature.scheme`, message });
       }
     }
@@ -131,14 +149,14 @@ function checkWebhooks(input: Dict, problems: Problems): void {
   checkUnique(
     'webhook id',
     'webhooks',
-    webhooks.map((webhook) => webhook.id),
+    webhooks.map(([index, webhook]) => [index, webhook.id] as const),
     problems,
   );
 }
 
 function checkSchedules(input: Dict, problems: Problems): void {
   const schedules = entries(input.schedules);
-  schedules.forEach((schedule, index) => {
+  schedules.forEach(([index, schedule]) => {
     if (typeof schedule.id === 'string' && !isKebabCase(schedule.id)) {
       problems.push({ path: `schedules.${index}.id`, message: kebabCaseMessage('schedule id', schedule.id) });
     }
@@ -156,7 +174,7 @@ function checkSchedules(input: Dict, problems: Problems): void {
   checkUnique(
     'schedule id',
     'schedules',
-    schedules.map((schedule) => schedule.id),
+    schedules.map(([index, schedule]) => [index, schedule.id] as const),
     problems,
   );
 }
@@ -209,4 +227,19 @@ function checkStorage(input: Dict, problems: Problems): void {
       if (!check.ok) problems.push({ path: `storage.${scope}.${key}`, message: check.message });
     }
   }
+}
+
+// A scheme the cross-field rules can read. A mistyped field is reported by the shape; it still
+// counts as present (so one mistake is not reported twice) but its value is not read. With an
+// unknown `format` the rules cannot tell which apply, so none run.
+function wellTypedScheme(scheme: Dict): WebhookSignatureScheme | undefined {
+  const typed: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(signatureSchemeSchema.shape)) {
+    const value = scheme[key];
+    if (value === undefined) continue;
+    if (field.safeParse(value).success) typed[key] = value;
+    else if (key === 'format') return undefined;
+    else if (key !== 'signedPayload') typed[key] = key === 'toleranceSeconds' ? 1 : 'x';
+  }
+  return typed as WebhookSignatureScheme;
 }

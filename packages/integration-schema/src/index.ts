@@ -18,9 +18,9 @@ export {
 export { isKebabCase, isSnakeCase, kebabCaseMessage, toKebabCase, toSnakeCase } from './rules/naming.js';
 export {
   ACCOUNT_STORAGE_DATA_TYPES,
+  checkStorageKey,
   type StorageKeyCheck,
   type StorageScopeName,
-  checkStorageKey,
   storageDataTypes,
   USER_STORAGE_DATA_TYPES,
 } from './rules/storageKey.js';

@@ -56,11 +56,13 @@ function formatPath(path: readonly PropertyKey[]): string {
 // Zod's own messages for a missing or mistyped field, said the way the rest of our messages are.
 function describeIssue(issue: { code?: string; expected?: unknown; input?: unknown }): string | undefined {
   if (issue.code !== 'invalid_type') return undefined;
-  const expected = String(issue.expected);
-  if (issue.input === undefined) return `is required; add a ${expected}`;
+  const expected = withArticle(issue.expected === 'int' ? 'integer' : String(issue.expected));
+  if (issue.input === undefined) return `is required; add ${expected}`;
   const received = issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input;
-  return `expected a ${expected}, received ${received}`;
+  return `expected ${expected}, received ${received}`;
 }
+
+const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
 function toProblems(issue: z.core.$ZodIssue): DefinitionProblem[] {
   const path = formatPath(issue.path);

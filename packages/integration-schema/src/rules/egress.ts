@@ -8,7 +8,8 @@ export type EgressPatternCheck =
   | { readonly ok: false; readonly message: string };
 
 const WILDCARD = /^https:\/\/\*\.([^/:?#*]+)$/;
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 /**
  * Checks one `egress` entry and says how to write it when it is not an exact origin or wildcard.
@@ -18,7 +19,8 @@ export function parseEgressPattern(entry: string): EgressPatternCheck {
   const wildcard = WILDCARD.exec(entry);
   if (wildcard) {
     const domain = wildcard[1] ?? '';
-    if (!HOSTNAME.test(domain)) {
+    // The last label must hold a letter: `*.0.1` would otherwise cover IP addresses, which have no subdomains.
+    if (!HOSTNAME.test(domain) || !/[a-z]/.test(domain.slice(domain.lastIndexOf('.') + 1))) {
       return {
         ok: false,
         message: `"${entry}" is not a valid wildcard; write "https://*.<domain>" with a domain of at least two lowercase labels, for example "https://*.acme.com"`,
@@ -42,7 +44,10 @@ export function parseEgressPattern(entry: string): EgressPatternCheck {
     };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, message: `"${entry}" uses ${url.protocol}; egress origins are https:// (or http://)` };
+    return {
+      ok: false,
+      message: `"${entry}" uses ${url.protocol}; egress origins are https:// (or http://)`,
+    };
   }
   if (url.origin !== entry) {
     return {

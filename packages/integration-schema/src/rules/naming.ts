@@ -28,7 +28,9 @@ export function toKebabCase(value: string): string {
  * @example toSnakeCase('syncNotes') // 'sync_notes'
  */
 export function toSnakeCase(value: string): string {
-  return toKebabCase(value).replace(/-/g, '_').replace(/^[0-9_]+/, '');
+  return toKebabCase(value)
+    .replace(/-/g, '_')
+    .replace(/^[0-9_]+/, '');
 }
 
 /** The message for a name that is not kebab-case, with the nearest valid spelling as the fix. */

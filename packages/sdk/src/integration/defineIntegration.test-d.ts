@@ -1,12 +1,12 @@
-import { describe, expectTypeOf, it } from 'vitest';
-import { z } from 'zod';
-import { z as z3 } from 'zod3';
 import {
   type AnyIntegrationDefinition,
   defineIntegration,
   type IntegrationContext,
   type PartnerActionDeclaration,
 } from '@platform/sdk/integration';
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { z as z3 } from 'zod3';
 
 describe('defineIntegration types', () => {
   it('types ctx.storage from the declared schemas, zod 3 and zod 4 alike', () => {
@@ -25,7 +25,9 @@ describe('defineIntegration types', () => {
               { workspace: string } | undefined
             >();
             expectTypeOf(await ctx.storage.account.get('cache/notes')).toEqualTypeOf<string[] | undefined>();
-            expectTypeOf(await ctx.storage.user.get('preferences')).toEqualTypeOf<{ dark: boolean } | undefined>();
+            expectTypeOf(await ctx.storage.user.get('preferences')).toEqualTypeOf<
+              { dark: boolean } | undefined
+            >();
             // @ts-expect-error an undeclared key is a type error
             await ctx.storage.account.get('activation');
             // @ts-expect-error a user key is not an account key
@@ -82,7 +84,9 @@ describe('defineIntegration types', () => {
     });
     type Actions = NonNullable<typeof definition.actions>;
     expectTypeOf<Actions['create-note']['output']>().toEqualTypeOf<z.ZodObject<{ id: z.ZodString }>>();
-    expectTypeOf<Actions['count-notes']['input']>().toEqualTypeOf<z3.ZodObject<{ folder: z3.ZodNumber }, 'strip'>>();
+    expectTypeOf<Actions['count-notes']['input']>().toEqualTypeOf<
+      z3.ZodObject<{ folder: z3.ZodNumber }, 'strip'>
+    >();
     // @ts-expect-error only declared actions exist
     expectTypeOf<Actions['delete-note']>();
   });

@@ -2,6 +2,7 @@ import { parseDefinition } from '@platform/integration-schema';
 import type {
   ActionConstraint,
   IntegrationDefinition,
+  NoKeys,
   StorageDeclaration,
   ToolConstraint,
   WebhookConstraint,
@@ -19,8 +20,8 @@ import type {
  * });
  */
 export function defineIntegration<
-  const S extends StorageDeclaration = {},
-  const A extends Record<string, ActionConstraint> = {},
+  const S extends StorageDeclaration = NoKeys,
+  const A extends Record<string, ActionConstraint> = NoKeys,
   const W extends readonly WebhookConstraint[] = [],
   const T extends readonly ToolConstraint[] = [],
 >(definition: IntegrationDefinition<S, A, W, T>): IntegrationDefinition<S, A, W, T> {

@@ -1,5 +1,9 @@
-export { IntegrationDefinitionError, type DefinitionProblem, parseDefinition } from '@platform/integration-schema';
 export type { WebhookSignature, WebhookSignatureScheme } from '@platform/integration-schema';
+export {
+  type DefinitionProblem,
+  IntegrationDefinitionError,
+  parseDefinition,
+} from '@platform/integration-schema';
 export { defineIntegration } from './defineIntegration.js';
 export {
   EgressDeniedError,
@@ -19,8 +23,9 @@ export type {
   AnySchema,
   IntegrationContext,
   IntegrationDefinition,
-  LogLevel,
   Logger,
+  LogLevel,
+  NoKeys,
   OAuthDeclaration,
   PartnerActionDeclaration,
   Proposes,

@@ -7,6 +7,9 @@ export type SchemaOutput<S> = S extends StandardSchemaV1 ? StandardSchemaV1.Infe
 /** What a schema accepts. */
 export type SchemaInput<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : never;
 
+/** A declaration map with no keys: what a scope that declares nothing offers. */
+export type NoKeys = Record<never, never>;
+
 /** Storage key to schema, for one scope. */
 export type StorageSchemas = { readonly [key: string]: AnySchema };
 /** A definition's `storage` block. */
@@ -19,8 +22,8 @@ export interface StorageDeclaration {
 type ScopeKeys<S, Scope extends 'account' | 'user'> = S extends { readonly [P in Scope]?: infer M }
   ? [NonNullable<M>] extends [StorageSchemas]
     ? NonNullable<M>
-    : {}
-  : {};
+    : NoKeys
+  : NoKeys;
 
 /** One storage scope of `ctx.storage`, typed by the declared schemas. */
 export interface StorageScope<M> {
@@ -227,7 +230,12 @@ export interface AnyIntegrationDefinition {
   readonly slug: string;
   readonly components?: { readonly widgets?: readonly WidgetDeclaration[] };
   readonly layouts?: IntegrationDefinition['layouts'];
-  readonly tools?: readonly { readonly name: string; readonly description: string; readonly input?: AnySchema; readonly handler?: AnyHandler }[];
+  readonly tools?: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly input?: AnySchema;
+    readonly handler?: AnyHandler;
+  }[];
   readonly webhooks?: readonly {
     readonly id: string;
     readonly description?: string;
@@ -235,7 +243,12 @@ export interface AnyIntegrationDefinition {
     readonly signature?: WebhookSignature;
     readonly handler: AnyHandler;
   }[];
-  readonly schedules?: readonly { readonly id: string; readonly cron: string; readonly description?: string; readonly handler: AnyHandler }[];
+  readonly schedules?: readonly {
+    readonly id: string;
+    readonly cron: string;
+    readonly description?: string;
+    readonly handler: AnyHandler;
+  }[];
   readonly actions?: {
     readonly [name: string]: {
       readonly description: string;

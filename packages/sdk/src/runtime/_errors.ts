@@ -14,7 +14,10 @@ export function errorMessage(thrown: unknown): string {
 
 export function toDevError(thrown: unknown): DevError {
   if (thrown instanceof Error) {
-    return { message: redactText(thrown.message), ...(thrown.stack ? { stack: redactText(thrown.stack) } : {}) };
+    return {
+      message: redactText(thrown.message),
+      ...(thrown.stack ? { stack: redactText(thrown.stack) } : {}),
+    };
   }
   return { message: errorMessage(thrown) };
 }

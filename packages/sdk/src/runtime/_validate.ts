@@ -8,7 +8,9 @@ export interface ValidationIssue {
   readonly [extra: string]: unknown;
 }
 
-export type ValidationResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: ValidationIssue[] };
+export type ValidationResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly issues: ValidationIssue[] };
 
 export async function validateWith(schema: StandardSchemaV1, value: unknown): Promise<ValidationResult> {
   const result = await schema['~standard'].validate(value);
@@ -24,7 +26,8 @@ function toIssue(issue: StandardSchemaV1.Issue): ValidationIssue {
   const out: Record<string, unknown> = {};
   // Keep zod's discriminating fields (code, expected, keys...), dropping what is not JSON.
   for (const [key, value] of Object.entries(issue)) {
-    if (key === 'path' || key === 'input' || typeof value === 'function' || typeof value === 'symbol') continue;
+    if (key === 'path' || key === 'input' || typeof value === 'function' || typeof value === 'symbol')
+      continue;
     if (typeof value === 'bigint') out[key] = value.toString();
     else out[key] = value;
   }

@@ -93,7 +93,19 @@ function createStorageScope(
           'Pass a value that matches the schema declared for this key.',
         );
       }
-      await capabilities.storage.set(scope, key, toJsonValue(scope, key, value));
+      const stored = toJsonValue(scope, key, value);
+      // What is read back is the JSON form: a Date or a Map passes the schema here and then fails
+      // every read as a string or an empty object. Refuse it now, while the caller can fix it.
+      const readBack = await validateWith(schema, stored);
+      if (!readBack.ok) {
+        throw new StorageValidationError(
+          scope,
+          key,
+          `the value changes when stored as JSON and then no longer matches the key's schema (${describeIssues(readBack.issues)})`,
+          'Store JSON-friendly values, for example an ISO string instead of a Date.',
+        );
+      }
+      await capabilities.storage.set(scope, key, stored);
     },
     async delete(key: string) {
       schemaFor(key);
@@ -140,7 +152,8 @@ function createSecrets(capabilities: Capabilities): Secrets {
     },
     async set(name: string, value: string) {
       checkName(name);
-      if (typeof value !== 'string') throw new TypeError(`ctx.secrets.set("${name}"): the value must be a string`);
+      if (typeof value !== 'string')
+        throw new TypeError(`ctx.secrets.set("${name}"): the value must be a string`);
       await capabilities.secrets.set(name, value);
     },
   });

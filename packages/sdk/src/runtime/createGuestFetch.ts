@@ -13,6 +13,12 @@ export interface GuestFetchOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash === -1 ? url : url.slice(0, hash);
+}
 
 /**
  * The `ctx.fetch` partner code calls: checks the URL and every redirect target against egress,
@@ -26,15 +32,21 @@ export function createGuestFetch(options: GuestFetchOptions) {
     checkUrl(input, options.egress);
     const request = new Request(input, init);
     const redirectMode = request.redirect;
-    let url = request.url;
+    const signal = request.signal;
+    // The fragment is the client's alone: fetch never sends it.
+    let url = withoutFragment(request.url);
     let method = request.method;
-    const headers = [...request.headers];
+    let headers: (readonly [string, string])[] = [...request.headers];
     let body: string | null =
       request.body === null ? null : bytesToBase64(new Uint8Array(await request.arrayBuffer()));
 
     for (let hop = 0; ; hop++) {
+      // A hop in flight cannot be cancelled across the capability boundary; an abort is honoured
+      // before each hop and before the response is handed back.
+      signal.throwIfAborted();
       const started = Date.now();
       const response = await options.capabilities.fetch({ url, method, headers, body });
+      signal.throwIfAborted();
       options.capabilities.log({
         level: 'debug',
         message: `fetch ${method} ${redactUrl(url)} -> ${response.status} (${Date.now() - started} ms)`,
@@ -52,21 +64,19 @@ export function createGuestFetch(options: GuestFetchOptions) {
       const next = new URL(location, url);
       checkUrl(next, options.egress, 'redirect');
       // As browsers do: 303, and 301/302 after POST, continue as GET without a body.
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
         if (method !== 'HEAD') method = 'GET';
         body = null;
-        for (let i = headers.length - 1; i >= 0; i--) {
-          const name = headers[i]?.[0].toLowerCase();
-          if (name === 'content-type' || name === 'content-length') headers.splice(i, 1);
-        }
+        headers = headers.filter(([name]) => !/^content-(type|length)$/i.test(name));
       }
       if (new URL(url).origin !== next.origin) {
-        for (let i = headers.length - 1; i >= 0; i--) {
-          // Credentials are for the origin they were written for, never for the one a redirect names.
-          if (headers[i]?.[0].toLowerCase() === 'authorization') headers.splice(i, 1);
-        }
+        // Credentials are for the origin they were written for, never for the one a redirect names.
+        headers = headers.filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
       }
-      url = next.href;
+      url = withoutFragment(next.href);
     }
   };
 }
@@ -82,7 +92,11 @@ function checkUrl(input: string | URL | Request, egress: readonly string[], via?
   const shown = redactUrl(url);
   const viaText = via === 'redirect' ? ' (redirect target)' : '';
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new EgressDeniedError(url.origin, `ctx.fetch to ${shown}${viaText} refused: only http(s) URLs can be fetched`, 'scheme');
+    throw new EgressDeniedError(
+      url.origin,
+      `ctx.fetch to ${shown}${viaText} refused: only http(s) URLs can be fetched`,
+      'scheme',
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new EgressDeniedError(

@@ -1,5 +1,10 @@
 import { NoRecordedResponseError, SecretAccessError } from '../integration/errors.js';
-import type { Capabilities, CapabilityFetchRequest, CapabilityFetchResponse, LogEntry } from './capabilities.js';
+import type {
+  Capabilities,
+  CapabilityFetchRequest,
+  CapabilityFetchResponse,
+  LogEntry,
+} from './capabilities.js';
 import { redactUrl } from './redact.js';
 
 export interface MemoryCapabilitiesOptions {
@@ -39,7 +44,9 @@ export function createMemoryCapabilities(options: MemoryCapabilitiesOptions = {}
   const clone = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
   const state: MemoryCapabilities['state'] = {
     storage: {
-      account: new Map(Object.entries(options.storage?.account ?? {}).map(([key, value]) => [key, clone(value)])),
+      account: new Map(
+        Object.entries(options.storage?.account ?? {}).map(([key, value]) => [key, clone(value)]),
+      ),
       user: new Map(Object.entries(options.storage?.user ?? {}).map(([key, value]) => [key, clone(value)])),
     },
     secrets: {
@@ -53,7 +60,11 @@ export function createMemoryCapabilities(options: MemoryCapabilitiesOptions = {}
   const respond =
     options.fetch ??
     (async (request: CapabilityFetchRequest): Promise<CapabilityFetchResponse> => {
-      throw new NoRecordedResponseError(request.method, redactUrl(request.url), 'Provide a fetch handler for it.');
+      throw new NoRecordedResponseError(
+        request.method,
+        redactUrl(request.url),
+        'Provide a fetch handler for it.',
+      );
     });
 
   return {

@@ -36,7 +36,10 @@ describe('parseWebhookPayload', () => {
       payload: { noteId: 'n1' },
     });
     const bad = await parseWebhookPayload(definition, 'note-deleted', '{"noteId":7}');
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_payload', issues: [{ path: ['noteId'] }] } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_payload', issues: [{ path: ['noteId'] }] },
+    });
   });
 
   it('refuses a body that is not JSON and an unknown webhook', async () => {
@@ -54,7 +57,12 @@ describe('parseWebhookPayload', () => {
 describe('deliverWebhook', () => {
   it('runs the handler with the schema output as a machine actor', async () => {
     const ctx = createMockContext(definition, { actor: { kind: 'machine' } });
-    const result = await deliverWebhook(definition, 'note-created', '{"noteId":"n9","at":"2026-01-01T00:00:00Z"}', ctx);
+    const result = await deliverWebhook(
+      definition,
+      'note-created',
+      '{"noteId":"n9","at":"2026-01-01T00:00:00Z"}',
+      ctx,
+    );
     expect(result).toEqual({ ok: true });
     expect(seen.at(-1)).toEqual({ noteId: 'n9', at: new Date('2026-01-01T00:00:00Z') });
     expect(ctx.mock.storage.account.get('sync_state/cursor')).toBe('n9');
@@ -65,7 +73,9 @@ describe('deliverWebhook', () => {
     const result = await deliverWebhook(definition, 'note-deleted', '{"noteId":"n1"}', ctx);
     expect(result).toMatchObject({ ok: false, error: { code: 'handler_error' } });
     if (!result.ok) expect(result.error.message).toContain(new MachineActorStorageError().message);
-    expect(ctx.mock.logs.some((entry) => entry.level === 'error' && entry.message.includes('note-deleted'))).toBe(true);
+    expect(
+      ctx.mock.logs.some((entry) => entry.level === 'error' && entry.message.includes('note-deleted')),
+    ).toBe(true);
   });
 
   it('does not run the handler for an invalid payload', async () => {

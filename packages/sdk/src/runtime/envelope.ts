@@ -38,4 +38,6 @@ export interface RunError<C extends string = string> {
   readonly issues?: readonly ValidationIssue[];
 }
 
-export type RunResult<C extends string = string> = { readonly ok: true } | { readonly ok: false; readonly error: RunError<C> };
+export type RunResult<C extends string = string> =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: RunError<C> };

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@platform/integration-schema';
 import { defineIntegration, PublicActionError } from '@platform/sdk/integration';
 import { ACTION_ERROR_STATUS, invokeAction } from '@platform/sdk/runtime';
 import { createMockContext } from '@platform/sdk/testing';
@@ -5,20 +6,50 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
 
-const majors = [
-  { name: 'zod 4', object: z.object, string: z.string, number: z.number },
-  { name: 'zod 3', object: z3.object, string: z3.string, number: z3.number },
-] as const;
+type Schema<T> = StandardSchemaV1<T>;
+interface Schemas {
+  readonly settings: Schema<{ prefix: string }>;
+  readonly title: Schema<{ title: string }>;
+  readonly note: Schema<{ id: string; title: string }>;
+  readonly empty: Schema<Record<string, never>>;
+  readonly id: Schema<{ id: string }>;
+  readonly n: Schema<{ n: number }>;
+}
 
-describe.each(majors)('invokeAction with $name schemas', (zod) => {
+const majors: { name: string; schemas: Schemas }[] = [
+  {
+    name: 'zod 4',
+    schemas: {
+      settings: z.object({ prefix: z.string() }),
+      title: z.object({ title: z.string().min(1) }),
+      note: z.object({ id: z.string(), title: z.string() }),
+      empty: z.object({}),
+      id: z.object({ id: z.string() }),
+      n: z.object({ n: z.number() }),
+    },
+  },
+  {
+    name: 'zod 3',
+    schemas: {
+      settings: z3.object({ prefix: z3.string() }),
+      title: z3.object({ title: z3.string().min(1) }),
+      note: z3.object({ id: z3.string(), title: z3.string() }),
+      empty: z3.object({}),
+      id: z3.object({ id: z3.string() }),
+      n: z3.object({ n: z3.number() }),
+    },
+  },
+];
+
+describe.each(majors)('invokeAction with $name schemas', ({ schemas }) => {
   const definition = defineIntegration({
     slug: 'acme-notes',
-    storage: { account: { settings: zod.object({ prefix: zod.string() }) } },
+    storage: { account: { settings: schemas.settings } },
     actions: {
       'create-note': {
         description: 'Create a note',
-        input: zod.object({ title: zod.string().min(1) }),
-        output: zod.object({ id: zod.string(), title: zod.string() }),
+        input: schemas.title,
+        output: schemas.note,
         handler: async (ctx, input) => {
           const settings = await ctx.storage.account.get('settings');
           return { id: 'n1', title: `${settings?.prefix ?? ''}${input.title}` };
@@ -26,27 +57,27 @@ describe.each(majors)('invokeAction with $name schemas', (zod) => {
       },
       'bad-output': {
         description: 'Returns the wrong shape',
-        input: zod.object({}),
-        output: zod.object({ id: zod.string() }),
+        input: schemas.empty,
+        output: schemas.id,
         handler: async () => ({ id: 42 }) as never,
       },
       'public-failure': {
         description: 'Throws a public error',
-        input: zod.object({}),
+        input: schemas.empty,
         handler: async () => {
           throw new PublicActionError('That note was archived. Restore it first.');
         },
       },
       'private-failure': {
         description: 'Throws an ordinary error',
-        input: zod.object({}),
+        input: schemas.empty,
         handler: async () => {
           throw new Error('db password=hunter2 at https://internal.acme.com/x?token=abc');
         },
       },
       'no-output': {
         description: 'Returns nothing',
-        input: zod.object({ n: zod.number() }),
+        input: schemas.n,
         handler: async () => undefined,
       },
     },
@@ -54,7 +85,9 @@ describe.each(majors)('invokeAction with $name schemas', (zod) => {
 
   it('returns the validated output on success', async () => {
     const ctx = createMockContext(definition, { storage: { account: { settings: { prefix: '> ' } } } });
-    const envelope = await invokeAction(definition, 'create-note', '{"title":"Hi"}', ctx, { mode: 'production' });
+    const envelope = await invokeAction(definition, 'create-note', '{"title":"Hi"}', ctx, {
+      mode: 'production',
+    });
     expect(envelope).toEqual({ ok: true, data: { id: 'n1', title: '> Hi' } });
   });
 
@@ -85,7 +118,9 @@ describe.each(majors)('invokeAction with $name schemas', (zod) => {
 
   it('answers invalid_input with the schema issues for a body that fails input', async () => {
     const ctx = createMockContext(definition);
-    const envelope = await invokeAction(definition, 'create-note', '{"title":""}', ctx, { mode: 'production' });
+    const envelope = await invokeAction(definition, 'create-note', '{"title":""}', ctx, {
+      mode: 'production',
+    });
     expect(envelope.ok).toBe(false);
     if (envelope.ok) return;
     expect(envelope.error.code).toBe('invalid_input');
@@ -155,7 +190,10 @@ describe('invokeAction edge cases', () => {
     });
     const ctx = createMockContext(definition);
     const envelope = await invokeAction(definition, 'big', '{}', ctx, { mode: 'harness' });
-    expect(envelope).toMatchObject({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: { code: 'handler_error', message: 'Action failed.' },
+    });
     if (!envelope.ok) expect(envelope.error.devError?.message).toContain('JSON');
   });
 
@@ -165,7 +203,10 @@ describe('invokeAction edge cases', () => {
       actions: {
         echo: {
           description: 'Echo',
-          input: z.object({ tags: z.string().transform((value) => value.split(',')), limit: z.number().default(10) }),
+          input: z.object({
+            tags: z.string().transform((value) => value.split(',')),
+            limit: z.number().default(10),
+          }),
           handler: async (_ctx, input) => input,
         },
       },
@@ -189,7 +230,9 @@ describe('invokeAction edge cases', () => {
         },
       },
     });
-    const envelope = await invokeAction(definition, 'odd', '{}', createMockContext(definition), { mode: 'harness' });
+    const envelope = await invokeAction(definition, 'odd', '{}', createMockContext(definition), {
+      mode: 'harness',
+    });
     expect(envelope).toMatchObject({
       ok: false,
       error: { message: 'Action failed.', devError: { message: 'non-error thrown: "plain string"' } },

@@ -87,6 +87,7 @@ function failure(error: ActionError): ActionEnvelope {
 }
 
 function handlerError(message: string, options: InvokeActionOptions, devError: DevError): ActionEnvelope {
-  if (options.mode === 'harness') return failure({ code: 'handler_error', message: ACTION_FAILED_MESSAGE, devError });
+  if (options.mode === 'harness')
+    return failure({ code: 'handler_error', message: ACTION_FAILED_MESSAGE, devError });
   return failure({ code: 'handler_error', message });
 }

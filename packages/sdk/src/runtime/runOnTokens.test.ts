@@ -38,13 +38,16 @@ describe('runOnTokens', () => {
     expect(ctx.mock.secrets.account.get('ACME_ACCESS_TOKEN')).toBe('at-1');
   });
 
-  it.each(['wrong_workspace', 'organization_access'] as const)('maps a refusal with %s to that code', async (reason) => {
-    const definition = oauthIntegration(async () => {
-      throw new OAuthConnectionRefusedError(reason);
-    });
-    const result = await runOnTokens(definition, createMockContext(definition), tokens);
-    expect(result).toMatchObject({ ok: false, error: { code: reason } });
-  });
+  it.each(['wrong_workspace', 'organization_access'] as const)(
+    'maps a refusal with %s to that code',
+    async (reason) => {
+      const definition = oauthIntegration(async () => {
+        throw new OAuthConnectionRefusedError(reason);
+      });
+      const result = await runOnTokens(definition, createMockContext(definition), tokens);
+      expect(result).toMatchObject({ ok: false, error: { code: reason } });
+    },
+  );
 
   it('maps any other failure, such as writing an admin-only secret, to save_failed', async () => {
     const definition = oauthIntegration(async (ctx, received) => {

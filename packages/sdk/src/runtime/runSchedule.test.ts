@@ -75,6 +75,9 @@ describe('runActivate', () => {
       ok: false,
       error: { code: 'handler_error', message: 'Error: nope' },
     });
-    expect(ctx.mock.logs).toContainEqual({ level: 'warn', message: 'onActivate failed (activation kept): Error: nope' });
+    expect(ctx.mock.logs).toContainEqual({
+      level: 'warn',
+      message: 'onActivate failed (activation kept): Error: nope',
+    });
   });
 });

@@ -50,7 +50,10 @@ describe('createMockContext', () => {
   it('passes the request to respond, and the first matching handler wins', async () => {
     const ctx = createMockContext(definition, {
       fetchHandlers: [
-        { match: 'POST https://api.acme.com/v1/notes/:id', respond: async (request) => Response.json(await request.json()) },
+        {
+          match: 'POST https://api.acme.com/v1/notes/:id',
+          respond: async (request) => Response.json(await request.json()),
+        },
         { match: 'https://api.acme.com/v1/notes/:id', respond: () => new Response('second') },
       ],
     });

@@ -1,5 +1,5 @@
 import { NoRecordedResponseError } from '../integration/errors.js';
-import type { AnyIntegrationDefinition, IntegrationContext } from '../integration/types.js';
+import type { AnyIntegrationDefinition, IntegrationContext, NoKeys } from '../integration/types.js';
 import { base64ToBytes, bytesToBase64 } from '../runtime/_base64.js';
 import type { CapabilityFetchRequest, CapabilityFetchResponse } from '../runtime/capabilities.js';
 import { createContext } from '../runtime/createContext.js';
@@ -32,10 +32,10 @@ export interface MockContextOptions {
     | { readonly kind: 'machine'; readonly accountId?: string };
 }
 
-type StorageOf<D> = D extends { readonly storage?: infer S } ? NonNullable<S> : {};
+type StorageOf<D> = D extends { readonly storage?: infer S } ? NonNullable<S> : NoKeys;
 
 /** A mock `ctx` plus what it recorded: storage, secrets, logs and requests. */
-export type MockContext<S = {}> = IntegrationContext<S> & { readonly mock: MemoryCapabilities['state'] };
+export type MockContext<S = NoKeys> = IntegrationContext<S> & { readonly mock: MemoryCapabilities['state'] };
 
 export const MOCK_USER_ID = 'test-user';
 export const MOCK_ACCOUNT_ID = 'test-account';

@@ -5,6 +5,9 @@ import type { AnyIntegrationDefinition, IntegrationContext } from '../integratio
  * its errors as non-fatal, this rejects with the handler's error so a test can assert it.
  * @example await invokeActivate(definition, createMockContext(definition));
  */
-export async function invokeActivate(definition: AnyIntegrationDefinition, ctx: IntegrationContext<any>): Promise<void> {
+export async function invokeActivate(
+  definition: AnyIntegrationDefinition,
+  ctx: IntegrationContext<any>,
+): Promise<void> {
   await definition.onActivate?.(ctx);
 }
