@@ -8,6 +8,7 @@ import type {
 import { redactUrl } from './redact.js';
 
 export interface MemoryCapabilitiesOptions {
+  /** Initial stored values (validated on read, like real stored data). */
   readonly storage?: {
     readonly account?: Readonly<Record<string, unknown>>;
     readonly user?: Readonly<Record<string, unknown>>;

@@ -3,7 +3,11 @@ import type { AnyIntegrationDefinition, IntegrationContext, NoKeys } from '../in
 import { base64ToBytes, bytesToBase64 } from '../runtime/_base64.js';
 import type { CapabilityFetchRequest, CapabilityFetchResponse } from '../runtime/capabilities.js';
 import { createContext } from '../runtime/createContext.js';
-import { createMemoryCapabilities, type MemoryCapabilities } from '../runtime/createMemoryCapabilities.js';
+import {
+  createMemoryCapabilities,
+  type MemoryCapabilities,
+  type MemoryCapabilitiesOptions,
+} from '../runtime/createMemoryCapabilities.js';
 import { redactUrl } from '../runtime/redact.js';
 import { type FixtureRequest, findFixture, parseFixtureRequest } from './fixtureRequest.js';
 
@@ -13,17 +17,7 @@ export interface MockFetchHandler {
   readonly respond: (request: Request) => Response | Promise<Response>;
 }
 
-export interface MockContextOptions {
-  /** Initial stored values (validated on read, like real stored data). */
-  readonly storage?: {
-    readonly account?: Readonly<Record<string, unknown>>;
-    readonly user?: Readonly<Record<string, unknown>>;
-  };
-  readonly secrets?: {
-    readonly account?: Readonly<Record<string, string>>;
-    readonly source?: Readonly<Record<string, string>>;
-    readonly global?: Readonly<Record<string, string>>;
-  };
+export interface MockContextOptions extends Pick<MemoryCapabilitiesOptions, 'storage' | 'secrets'> {
   /** First match wins; an unmatched request is refused with `NoRecordedResponseError`, never sent. */
   readonly fetchHandlers?: readonly MockFetchHandler[];
   /** Default: a user. `{ kind: 'machine' }` runs as webhooks and schedules do. */
