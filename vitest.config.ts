@@ -1,14 +1,19 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// Tests import the public package names; the source condition points them at `src` so no build is needed.
-const conditions = ['@platform/source', 'module', 'node', 'import', 'default'];
+// Tests import the public package names; the source condition points them at `src` so no build is
+// needed. Vite's own defaults stay, so `require()` inside CommonJS packages keeps resolving as Node does.
+const source = '@platform/source';
 
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['@platform/source'] } },
+  resolve: { conditions: [source, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [source, ...defaultServerConditions], externalConditions: [source] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
+    // Host tests start PGlite, migrate and bundle fixtures: seconds, not milliseconds.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     reporters: ['default', './scripts/summary-reporter.ts'],
     typecheck: {
       enabled: true,

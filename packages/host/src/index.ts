@@ -1,1 +1,13 @@
-export {};
+export { type CreateHostOptions, createHost, type Host } from './createHost.js';
+export { createHostApp } from './createHostApp.js';
+export type { Db, Queryable, QueryResult } from './db/Db.js';
+export { migrate } from './db/migrate.js';
+export { openDb } from './db/openDb.js';
+export { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
+export type { HostFetch } from './egress/HostFetch.js';
+export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
+export { buildBundle } from './install/buildBundle.js';
+export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
+export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
+export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
+export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';

@@ -19,6 +19,7 @@ export {
   parseWebhookPayload,
   type WebhookErrorCode,
 } from './deliverWebhook.js';
+export { type DefinitionManifest, describeDefinition } from './describeDefinition.js';
 export {
   ACTION_ERROR_STATUS,
   ACTION_FAILED_MESSAGE,

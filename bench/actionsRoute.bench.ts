@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import autocannon from 'autocannon';
+import pino from 'pino';
+import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
+
+interface LoadResult {
+  readonly name: string;
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+const DURATION_S = 5;
+const CONNECTIONS = 10;
+
+function load(
+  name: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: string },
+): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, method: 'POST', connections: CONNECTIONS, duration: DURATION_S, ...init },
+      (error: Error | null, result: autocannon.Result) => {
+        if (error) return reject(error);
+        resolve({
+          name,
+          requestsPerSecond: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+        });
+      },
+    );
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function hostTarget(databaseUrl: string | undefined) {
+  const host = await startTestHost({
+    logger: pino({ level: 'silent' }),
+    limits: { ratePerUser: 1e9, ratePerAccount: 1e9 },
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+  });
+  await host.call(`/api/integrations/test-notes/actions/add-note?accountId=${host.accountId}`, {
+    json: { title: 'one' },
+  });
+  const server = serve({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrations/test-notes/actions/list-notes?accountId=${host.accountId}`;
+  return {
+    url,
+    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await host.close();
+    },
+  };
+}
+
+export async function benchActionsRoute(): Promise<void> {
+  const body = JSON.stringify({ ok: true, data: [{ id: 'n1', title: 'one' }] });
+  const bare = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(body);
+    });
+  });
+  const bareUrl = await listen(bare);
+  const results: LoadResult[] = [await load('bare node:http JSON server', bareUrl, { body: '{}' })];
+  await new Promise((resolve) => bare.close(resolve));
+
+  const pglite = await hostTarget(undefined);
+  results.push(
+    await load('actions route, PGlite (auth, rate limit, storage read)', pglite.url, {
+      headers: pglite.headers,
+      body: '{}',
+    }),
+  );
+  await pglite.close();
+
+  const pgUrl = process.env.PLATFORM_TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = await pgSchema(pgUrl, 'bench');
+    const postgres = await hostTarget(schema.url);
+    results.push(
+      await load('actions route, PostgreSQL (auth, rate limit, storage read)', postgres.url, {
+        headers: postgres.headers,
+        body: '{}',
+      }),
+    );
+    await postgres.close();
+    await schema.drop();
+  }
+
+  const base = results[0]!;
+  console.log(
+    `\nActions route under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each, load generator on the same 2 cores)`,
+  );
+  console.log(
+    `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}`,
+  );
+  for (const row of results) {
+    console.log(
+      `  ${row.name.padEnd(58)} ${Math.round(row.requestsPerSecond).toString().padStart(9)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.non2xx).padStart(8)} ${(row.requestsPerSecond / base.requestsPerSecond).toFixed(3).padStart(12)}x`,
+    );
+  }
+  if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');
+}

@@ -1,0 +1,232 @@
+import { DATA_HELP, DATA_OPTION, dataOptionsFrom } from './_openHost.js';
+import {
+  adminAddActivation,
+  adminAddMember,
+  adminAddSeat,
+  adminAddSourceAccount,
+  adminCreateAccount,
+  adminCreateSource,
+  adminCreateToken,
+  adminCreateUser,
+  adminSetSecret,
+} from './admin.js';
+import { CliError } from './CliError.js';
+import type { CliIo, Command, CommandResult, ParsedArgs } from './Command.js';
+import { integerOption, oneOf, optionalString, requiredString } from './parseArgs.js';
+
+type Options = Command['options'];
+
+function adminCommand(
+  words: string,
+  summary: string,
+  usage: readonly string[],
+  options: Options,
+  run: (command: Command, args: ParsedArgs, io: CliIo) => Promise<CommandResult>,
+): Command {
+  const command: Command = {
+    path: ['admin', ...words.split(' ')],
+    summary,
+    help: [
+      `platform-host admin ${words} ${usage[0]} [--data DIR] [--json]`,
+      '',
+      ...usage.slice(1),
+      DATA_HELP,
+    ].join('\n'),
+    options: { ...DATA_OPTION, ...options },
+    json: true,
+    run: (args, io) => run(command, args, io),
+  };
+  return command;
+}
+
+/** `--x V` or `--x-stdin` (kept out of shell history and `ps`), exactly one; stdin loses one trailing newline. */
+async function valueFrom(command: Command, args: ParsedArgs, io: CliIo, name: string, required: boolean) {
+  const inline = optionalString(args, name);
+  const fromStdin = args.values[`${name}-stdin`] === true;
+  if (inline !== undefined && fromStdin) {
+    throw new CliError(
+      'usage',
+      `Pass --${name} or --${name}-stdin, not both.`,
+      `Drop one of --${name} and --${name}-stdin.`,
+    );
+  }
+  if (fromStdin) return (await io.readStdin()).replace(/\r?\n$/, '');
+  if (inline === undefined && required) {
+    throw new CliError(
+      'usage',
+      `Missing --${name} or --${name}-stdin.`,
+      `Pipe the value in with --${name}-stdin (or pass --${name} V); see \`platform-host ${command.path.join(' ')} --help\`.`,
+    );
+  }
+  return inline;
+}
+
+const str = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+
+export const adminCommands: readonly Command[] = [
+  adminCommand(
+    'user create',
+    'Create a user (optionally a platform admin)',
+    [
+      '--email E --name N [--password P | --password-stdin] [--platform-admin]',
+      '  --password P        a sign-in password (without one the user signs in only with tokens)',
+      '  --password-stdin    read the password from standard input',
+      '  --platform-admin    may promote versions and manage the host',
+    ],
+    { email: str, name: str, password: str, 'password-stdin': flag, 'platform-admin': flag },
+    async (command, args, io) => {
+      const user = await adminCreateUser({
+        ...dataOptionsFrom(args, io),
+        email: requiredString(command, args, 'email'),
+        name: requiredString(command, args, 'name'),
+        password: await valueFrom(command, args, io, 'password', false),
+        platformAdmin: args.values['platform-admin'] === true,
+      });
+      return {
+        data: user,
+        text: `created user ${user.email} (${user.id})${user.isPlatformAdmin ? ', platform admin' : ''}`,
+      };
+    },
+  ),
+  adminCommand(
+    'account create',
+    'Create an account',
+    ['--slug S --name N'],
+    { slug: str, name: str },
+    async (command, args, io) => {
+      const account = await adminCreateAccount({
+        ...dataOptionsFrom(args, io),
+        slug: requiredString(command, args, 'slug'),
+        name: requiredString(command, args, 'name'),
+      });
+      return { data: account, text: `created account ${account.slug} (${account.id})` };
+    },
+  ),
+  adminCommand(
+    'member add',
+    'Add a user to an account (or change their role)',
+    ['--account S --email E --role owner|admin|member'],
+    { account: str, email: str, role: str },
+    async (command, args, io) => {
+      const member = await adminAddMember({
+        ...dataOptionsFrom(args, io),
+        account: requiredString(command, args, 'account'),
+        email: requiredString(command, args, 'email'),
+        role: oneOf(command, args, 'role', ['owner', 'admin', 'member']),
+      });
+      return { data: member, text: `${member.email} is ${member.role} of account ${member.account}` };
+    },
+  ),
+  adminCommand(
+    'source create',
+    'Create a source (where integrations are published)',
+    ['--slug S --name N --stage development|production'],
+    { slug: str, name: str, stage: str },
+    async (command, args, io) => {
+      const source = await adminCreateSource({
+        ...dataOptionsFrom(args, io),
+        slug: requiredString(command, args, 'slug'),
+        name: requiredString(command, args, 'name'),
+        stage: oneOf(command, args, 'stage', ['development', 'production']),
+      });
+      return { data: source, text: `created ${source.stage} source ${source.slug} (${source.id})` };
+    },
+  ),
+  adminCommand(
+    'seat add',
+    'Give a user a seat on a source (or change its role)',
+    ['--source S --email E --role owner|publisher|viewer'],
+    { source: str, email: str, role: str },
+    async (command, args, io) => {
+      const seat = await adminAddSeat({
+        ...dataOptionsFrom(args, io),
+        source: requiredString(command, args, 'source'),
+        email: requiredString(command, args, 'email'),
+        role: oneOf(command, args, 'role', ['owner', 'publisher', 'viewer']),
+      });
+      return { data: seat, text: `${seat.email} holds a ${seat.role} seat on source ${seat.source}` };
+    },
+  ),
+  adminCommand(
+    'source-account add',
+    'Serve an account from a source (its live versions reach that account)',
+    ['--source S --account A'],
+    { source: str, account: str },
+    async (command, args, io) => {
+      const link = await adminAddSourceAccount({
+        ...dataOptionsFrom(args, io),
+        source: requiredString(command, args, 'source'),
+        account: requiredString(command, args, 'account'),
+      });
+      return { data: link, text: `source ${link.source} serves account ${link.account}` };
+    },
+  ),
+  adminCommand(
+    'token create',
+    'Create a bearer token for a user (printed once)',
+    ['--email E [--name N] [--expires-days D]', '  --expires-days D    expire after D days (default: never)'],
+    { email: str, name: str, 'expires-days': str },
+    async (command, args, io) => {
+      const token = await adminCreateToken({
+        ...dataOptionsFrom(args, io),
+        email: requiredString(command, args, 'email'),
+        name: optionalString(args, 'name'),
+        expiresDays: integerOption(args, 'expires-days', { min: 1, max: 3650 }, undefined),
+      });
+      const expiry = token.expiresAt === null ? 'never expires' : `expires ${token.expiresAt}`;
+      return {
+        data: token,
+        text: `${token.token}\n(token for ${token.email}, ${expiry}; shown once, store it now)`,
+      };
+    },
+  ),
+  adminCommand(
+    'secret set',
+    'Set an admin-tier secret (source or global) of an integration; the value is never printed',
+    [
+      '--integration SLUG --tier source|global [--source S] --name NAME (--value V | --value-stdin)',
+      "  --source S          source tier: whose secret (default: the integration's source)",
+      '  --value-stdin       read the value from standard input (keeps it out of shell history)',
+      '  Account-tier secrets are refused: the integration writes them (ctx.secrets.set).',
+    ],
+    { integration: str, tier: str, source: str, name: str, value: str, 'value-stdin': flag },
+    async (command, args, io) => {
+      const secret = await adminSetSecret({
+        ...dataOptionsFrom(args, io),
+        integration: requiredString(command, args, 'integration'),
+        tier: requiredString(command, args, 'tier'),
+        source: optionalString(args, 'source'),
+        name: requiredString(command, args, 'name'),
+        value: (await valueFrom(command, args, io, 'value', true)) ?? '',
+      });
+      const owner = 'source' in secret ? ` of source ${secret.source}` : '';
+      return {
+        data: secret,
+        text: `set ${secret.tier}-tier secret ${secret.name}${owner} for ${secret.integration}`,
+      };
+    },
+  ),
+  adminCommand(
+    'activation add',
+    'Activate an integration for an account (runs onActivate the first time)',
+    [
+      '--integration SLUG --account A [--email E]',
+      '  --email E           who activates (default: an owner or admin of the account)',
+    ],
+    { integration: str, account: str, email: str },
+    async (command, args, io) => {
+      const activation = await adminAddActivation({
+        ...dataOptionsFrom(args, io),
+        integration: requiredString(command, args, 'integration'),
+        account: requiredString(command, args, 'account'),
+        email: optionalString(args, 'email'),
+      });
+      const state = activation.created ? 'activated' : 'already active';
+      return {
+        data: activation,
+        text: `${activation.integration}@${activation.version} ${state} for account ${activation.account}`,
+      };
+    },
+  ),
+];

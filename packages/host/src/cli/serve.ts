@@ -1,0 +1,231 @@
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve as serveNode } from '@hono/node-server';
+import pino from 'pino';
+import { createHost, type Host } from '../createHost.js';
+import { LOCAL_SOURCE_SLUG } from '../install/installProject.js';
+import { addSeat, addSourceAccount, findActivation, findSource, liveVersion } from '../store/integrations.js';
+import { activateIntegration } from './_activate.js';
+import { type ExampleInstall, findExampleProjects, installExample, repoExamplesDir } from './_examples.js';
+import { claimData, type DataOptions } from './_openHost.js';
+import { type DemoSeed, seedDemo } from './_seedDemo.js';
+import { CliError } from './CliError.js';
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOSTNAME = '127.0.0.1';
+export const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export interface ServeOptions extends DataOptions {
+  /** Default 8787; 0 picks a free port. */
+  readonly port?: number | undefined;
+  /** Default 127.0.0.1. */
+  readonly hostname?: string | undefined;
+  /** Example projects to install: a folder of projects, `null` for none, default the repo's `examples/`. */
+  readonly examplesDir?: string | null | undefined;
+  /** How long in-flight requests may take to finish after a stop is asked for. */
+  readonly shutdownTimeoutMs?: number | undefined;
+}
+
+/** A request that works on a fresh host (it needs no vendor connection), printed as `curl`. */
+export interface TryIt {
+  readonly description: string;
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  readonly curl: string;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly engine: 'pglite' | 'postgres';
+  readonly dataDir: string;
+  readonly runtime: 'isolated' | 'in-process';
+  readonly demo: DemoSeed;
+  readonly examples: readonly ExampleInstall[];
+  readonly tryIt: TryIt;
+  readonly host: Host;
+  /** Stops accepting, lets in-flight requests finish (bounded), closes runtime and database. */
+  close(): Promise<void>;
+}
+
+// Example actions that work offline, tried in order; without one the banner calls `/api/platform/me`.
+const DEMO_CALLS = [
+  {
+    slug: 'acme-notes',
+    action: 'add-note',
+    body: { title: 'Hello from curl' },
+    what: 'adds a note to the demo account',
+  },
+];
+
+function tryItFor(baseUrl: string, demo: DemoSeed, activeSlugs: ReadonlySet<string>): TryIt {
+  const call = DEMO_CALLS.find((candidate) => activeSlugs.has(candidate.slug));
+  const auth = { Authorization: `Bearer ${demo.token}` };
+  const request =
+    call === undefined
+      ? {
+          description: 'shows the demo user and accounts',
+          method: 'GET' as const,
+          url: `${baseUrl}/api/platform/me`,
+          headers: auth,
+          body: undefined,
+        }
+      : {
+          description: `${call.slug} ${call.action}: ${call.what}`,
+          method: 'POST' as const,
+          url: `${baseUrl}/api/integrations/${call.slug}/actions/${call.action}?accountId=${encodeURIComponent(demo.accountId)}`,
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify(call.body),
+        };
+  // Single quotes keep the shell away from `?`, `&` and the JSON; none of the values contain one.
+  const curl = [
+    'curl -sS',
+    ...(request.method === 'GET' ? [] : [`-X ${request.method}`]),
+    `'${request.url}'`,
+    ...Object.entries(request.headers).map(([name, value]) => `-H '${name}: ${value}'`),
+    ...(request.body === undefined ? [] : [`-d '${request.body}'`]),
+  ].join(' ');
+  return { ...request, curl };
+}
+
+function listen(
+  host: Host,
+  port: number,
+  hostname: string,
+): Promise<{ server: Server; address: AddressInfo }> {
+  return new Promise((resolveListen, reject) => {
+    const server = serveNode({ fetch: host.app.fetch, port, hostname }, (address) =>
+      resolveListen({ server: server as Server, address }),
+    ) as Server;
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError(
+              'refused',
+              `Port ${port} on ${hostname} is already in use.`,
+              'Stop what listens there, or pass another --port (0 picks a free one).',
+              {
+                cause: error,
+              },
+            )
+          : error,
+      );
+    });
+  });
+}
+
+/** Stops accepting; idle keep-alive sockets close now, busy ones when their response is done or at the bound. */
+function stopServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolveStop) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolveStop();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Runs the host over HTTP: opens (and migrates) the database, seeds the demo user, account and
+ * token on the first start, installs and activates the example integrations, and listens.
+ * @example const running = await serve({ dataDir: '.platform-host', port: 0 }); ...; await running.close();
+ */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const logger =
+    options.logger ??
+    pino({
+      level: options.env?.LOG_LEVEL ?? 'info',
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    });
+  if (typeof options.examplesDir === 'string' && !existsSync(options.examplesDir)) {
+    throw new CliError(
+      'not_found',
+      `No examples folder ${options.examplesDir}.`,
+      'Pass --examples with a folder of projects (each with a platform.json), or --no-examples.',
+    );
+  }
+  const release = await claimData(options, 'serve');
+  let host: Host | undefined;
+  try {
+    host = await createHost({
+      dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
+      env: { ...(options.env ?? {}) },
+      logger,
+    });
+    if (options.databaseUrl && !options.env?.PLATFORM_SECRET_KEY) {
+      logger.warn(
+        `PLATFORM_SECRET_KEY is unset: secrets are encrypted with ${options.dataDir}/secret.key; every instance sharing this database needs the same key, so set PLATFORM_SECRET_KEY`,
+      );
+    }
+    const demo = await seedDemo(host, options.dataDir);
+    const examplesDir =
+      options.examplesDir === undefined ? repoExamplesDir() : (options.examplesDir ?? undefined);
+    const examples: ExampleInstall[] = [];
+    for (const project of examplesDir === undefined ? [] : await findExampleProjects(examplesDir)) {
+      try {
+        examples.push(await installExample(host, project));
+      } catch (error) {
+        // A broken example must not keep the host from starting; its error is in the log.
+        logger.error({ err: error, project }, 'installing an example failed');
+      }
+    }
+    const local = await findSource(host.db, LOCAL_SOURCE_SLUG);
+    if (demo.created && local !== undefined) {
+      await addSourceAccount(host.db, local.id, demo.accountId);
+      await addSeat(host.db, local.id, demo.userId, 'owner');
+    }
+    const active = new Set<string>();
+    for (const integration of examples.flatMap((example) => example.integrations)) {
+      const version = await liveVersion(host.db, integration.slug);
+      if (version === undefined) continue;
+      // Only a first install activates: an example the demo account deactivated stays off.
+      if (integration.firstInstall) {
+        await activateIntegration(host, { version, accountId: demo.accountId, userId: demo.userId });
+      }
+      if ((await findActivation(host.db, integration.slug, demo.accountId)) !== undefined)
+        active.add(integration.slug);
+    }
+
+    const { server, address } = await listen(
+      host,
+      options.port ?? DEFAULT_PORT,
+      options.hostname ?? DEFAULT_HOSTNAME,
+    );
+    const shown = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address;
+    const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
+    logger.info({ url, engine: host.db.engine }, 'listening');
+    const opened = host;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      engine: host.db.engine,
+      dataDir: options.dataDir,
+      runtime: host.services.runtime.isolated ? 'isolated' : 'in-process',
+      demo,
+      examples,
+      tryIt: tryItFor(url, demo, active),
+      host,
+      close() {
+        closing ??= (async () => {
+          try {
+            await stopServer(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS);
+            await opened.close();
+          } finally {
+            await release();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await host?.close().catch(() => {});
+    await release();
+    throw error;
+  }
+}

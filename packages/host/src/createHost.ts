@@ -1,0 +1,82 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Hono } from 'hono';
+import pino, { type Logger } from 'pino';
+import { createHostApp } from './createHostApp.js';
+import type { Db } from './db/Db.js';
+import { migrate } from './db/migrate.js';
+import { openDb } from './db/openDb.js';
+import { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
+import { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
+import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
+import type { Runtime } from './runtime/Runtime.js';
+import { createSecretBox, loadSecretKey } from './secrets/SecretBox.js';
+
+export interface CreateHostOptions {
+  /** PGlite data and the generated secret key live here; omitted: PGlite in memory and a random key. */
+  readonly dataDir?: string | undefined;
+  /** PostgreSQL instead of PGlite. */
+  readonly databaseUrl?: string | undefined;
+  readonly logger?: Logger;
+  readonly runtime?: Runtime;
+  readonly limits?: Partial<HostLimits>;
+  readonly publicOrigin?: string | undefined;
+  readonly egress?: HostFetchOptions;
+  readonly env?: Record<string, string | undefined>;
+  readonly now?: () => Date;
+}
+
+export interface Host {
+  readonly app: Hono;
+  readonly services: HostServices;
+  readonly db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies migrations, and builds the services and the app.
+ * @example const host = await createHost({ dataDir: '.platform-host' }); serve(host.app);
+ */
+export async function createHost(options: CreateHostOptions = {}): Promise<Host> {
+  const logger =
+    options.logger ?? pino({ level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  try {
+    await migrate(db);
+    const secretBox = createSecretBox(
+      await loadSecretKey({ env: options.env ?? {}, dataDir: options.dataDir }),
+    );
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const fetch = createHostFetch({ timeoutMs: limits.fetchTimeoutMs, ...options.egress });
+    const runtime =
+      options.runtime ??
+      createInProcessRuntime({
+        ...(options.dataDir === undefined ? {} : { bundleDir: join(options.dataDir, 'bundles') }),
+        onWarning: (message) => logger.warn(message),
+      });
+    const services: HostServices = {
+      db,
+      runtime,
+      secretBox,
+      fetch,
+      logger,
+      limits,
+      publicOrigin: options.publicOrigin,
+      now: options.now ?? (() => new Date()),
+    };
+    return {
+      app: createHostApp(services),
+      services,
+      db,
+      async close() {
+        await runtime.close();
+        await fetch.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+import { redactUrl } from '@platform/sdk/runtime';
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import type { HostServices } from './HostServices.js';
+import { errorResponse, RouteError } from './routes/_errors.js';
+import { actionRoutes } from './routes/actions.js';
+import { activationRoutes } from './routes/activation.js';
+import { oauthRoutes } from './routes/oauth.js';
+import { platformRoutes } from './routes/platform.js';
+import { storageRoutes } from './routes/storage.js';
+
+/**
+ * The host's HTTP surface as one `(Request) => Promise<Response>` app: tests call `app.request()`,
+ * the server adapts Node's listener to it.
+ * @example const app = createHostApp(services); const response = await app.request('/healthz');
+ */
+export function createHostApp(services: HostServices): Hono {
+  const app = new Hono();
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    services.logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        // Query strings can carry codes and tokens: logged as `?...`.
+        path: redactUrl(c.req.url).replace(/^[a-z]+:\/\/[^/]+/, ''),
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+  });
+
+  app.get('/healthz', (c) =>
+    c.json({
+      ok: true,
+      data: { status: 'ok', runtime: services.runtime.isolated ? 'isolated' : 'in-process' },
+    }),
+  );
+  app.route('/api/platform', platformRoutes(services));
+  app.route('/api/integrations', actionRoutes(services));
+  app.route('/api/integrations', storageRoutes(services));
+  app.route('/api/integrations', activationRoutes(services));
+  app.route('/api/integrations', oauthRoutes(services));
+
+  app.notFound((c) =>
+    errorResponse(c, 404, 'invalid_request', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),
+  );
+  app.onError((error, c) => {
+    if (error instanceof RouteError) return errorResponse(c, error.status, error.code, error.message);
+    services.logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
+    return errorResponse(
+      c,
+      500,
+      'internal_error',
+      `Something went wrong on the host; quote request id ${c.get('requestId')} when reporting it.`,
+    );
+  });
+  return app;
+}

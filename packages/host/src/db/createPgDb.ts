@@ -1,0 +1,45 @@
+import pg from 'pg';
+import type { Db } from './Db.js';
+
+/**
+ * PostgreSQL through a `pg` pool, for several host instances sharing one database.
+ * @example const db = await createPgDb(process.env.DATABASE_URL!);
+ */
+export async function createPgDb(connectionString: string, options: { max?: number } = {}): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  // A dropped idle connection is replaced by the pool; without a listener it would crash the process.
+  pool.on('error', () => {});
+  await pool.query('SELECT 1');
+  return {
+    engine: 'postgres',
+    async query(sql, params) {
+      const result = await pool.query(sql, params as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const value = await fn({
+          async query(sql, params) {
+            const result = await client.query(sql, params as unknown[] | undefined);
+            return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+          },
+        });
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

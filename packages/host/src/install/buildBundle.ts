@@ -1,0 +1,28 @@
+import { build } from 'esbuild';
+
+/**
+ * Builds a version's server bundle: the definition entry with its handlers, zod and the guest
+ * engine, as one ES module whose default export is the definition. The runtime never builds.
+ * @example const bundle = await buildBundle('/work/acme/src/acme-notes/integration.ts');
+ */
+export async function buildBundle(entry: string): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    // Inside this monorepo packages resolve to their sources; published packages ship src too.
+    conditions: ['@platform/source', 'import', 'default'],
+    target: 'es2022',
+    jsx: 'automatic',
+    // Libraries such as React pick their build from NODE_ENV; the sandbox has no `process`.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  const output = result.outputFiles[0];
+  if (output === undefined) throw new Error(`esbuild produced no output for ${entry}`);
+  return output.text;
+}

@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { Db } from '../db/Db.js';
+import type { Runtime } from '../runtime/Runtime.js';
+import { newId } from '../store/ids.js';
+import {
+  addVersion,
+  createSource,
+  findSource,
+  type InstalledVersion,
+  type Source,
+} from '../store/integrations.js';
+import { buildBundle } from './buildBundle.js';
+
+interface ProjectManifest {
+  readonly integrations: readonly { readonly slug: string; readonly entry: string }[];
+  readonly source?: string;
+}
+
+export const LOCAL_SOURCE_SLUG = 'local';
+
+/**
+ * Builds every integration of a partner project (its `platform.json`) and records each as a `dev`
+ * version on a development source, live at once. All or nothing: a project with one broken
+ * integration installs none.
+ * @example await installProject({ db, runtime, projectDir: 'examples/acme-notes' });
+ */
+export async function installProject(input: {
+  db: Db;
+  runtime: Runtime;
+  projectDir: string;
+  sourceSlug?: string | undefined;
+}): Promise<{ source: Source; versions: InstalledVersion[] }> {
+  const manifestPath = resolve(input.projectDir, 'platform.json');
+  let manifest: ProjectManifest;
+  try {
+    manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as ProjectManifest;
+  } catch (error) {
+    throw new Error(
+      `cannot read ${manifestPath}: ${(error as Error).message}; run it on a project created by \`platform init\``,
+    );
+  }
+  if (!Array.isArray(manifest.integrations) || manifest.integrations.length === 0) {
+    throw new Error(`${manifestPath} lists no integrations; add { "integrations": [{ "slug", "entry" }] }`);
+  }
+  const built: { manifest: DefinitionManifest; bundle: string }[] = [];
+  for (const integration of manifest.integrations) {
+    const bundle = await buildBundle(resolve(input.projectDir, integration.entry));
+    const described = await input.runtime.describe({
+      id: `install-${newId()}`,
+      loadBundle: async () => bundle,
+    });
+    if (described.slug !== integration.slug) {
+      throw new Error(
+        `platform.json names "${integration.slug}" but ${integration.entry} declares slug "${described.slug}"; make them agree`,
+      );
+    }
+    built.push({ manifest: described, bundle });
+  }
+  const sourceSlug = input.sourceSlug ?? manifest.source ?? LOCAL_SOURCE_SLUG;
+  return input.db.transaction(async (tx) => {
+    let source = await findSource(tx, sourceSlug);
+    if (source === undefined) {
+      if (input.sourceSlug !== undefined && input.sourceSlug !== LOCAL_SOURCE_SLUG) {
+        throw new Error(
+          `no source "${sourceSlug}"; create it with \`platform-host admin source create ${sourceSlug} --stage development\``,
+        );
+      }
+      source = await createSource(tx, { slug: sourceSlug, name: sourceSlug, stage: 'development' });
+    }
+    if (source.stage !== 'development') {
+      throw new Error(
+        `source "${source.slug}" is a production source; install targets development sources (publish goes through the gate)`,
+      );
+    }
+    const versions = [];
+    for (const { manifest: described, bundle } of built) {
+      versions.push(await addVersion(tx, { source: source, manifest: described, bundle, status: 'dev' }));
+    }
+    return { source, versions };
+  });
+}

@@ -1,0 +1,87 @@
+import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { Context } from 'hono';
+import type { HostServices } from '../HostServices.js';
+import { sha256 } from '../store/ids.js';
+import { type InstalledVersion, readBundle } from '../store/integrations.js';
+import type { User } from '../store/users.js';
+import { credentialOf, unauthenticated } from './_auth.js';
+import { RouteError } from './_errors.js';
+
+export interface CallTarget {
+  readonly user: User;
+  readonly accountId: string;
+  readonly version: InstalledVersion;
+}
+
+// Everything a call needs to be allowed, in one round trip: it runs before every action.
+const RESOLVE_SQL = `
+SELECT u.id, u.email, u.name, u.is_platform_admin, m.role,
+       v.id AS version_id, v.number, v.manifest, i.source_id,
+       a.account_id IS NOT NULL AS active
+FROM sessions s
+JOIN users u ON u.id = s.user_id
+LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = $3
+LEFT JOIN integrations i ON i.slug = $4
+LEFT JOIN versions v ON v.id = i.live_version_id
+LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = $3
+WHERE s.token_hash = $1 AND s.kind = $2 AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())`;
+
+/**
+ * Who calls which integration for which account: signed in, a member of `accountId`, the
+ * integration installed, and (unless `allowInactive`) activated for that account.
+ */
+export async function resolveCall(
+  services: HostServices,
+  c: Context,
+  options: { allowInactive?: boolean } = {},
+): Promise<CallTarget> {
+  const credential = credentialOf(c);
+  const slug = c.req.param('slug') ?? '';
+  const accountId = c.req.query('accountId') ?? '';
+  const { rows } = credential?.secret
+    ? await services.db.query(RESOLVE_SQL, [sha256(credential.secret), credential.kind, accountId, slug])
+    : { rows: [] };
+  const row = rows[0];
+  if (row === undefined) throw unauthenticated(credential);
+  if (accountId === '')
+    throw new RouteError(
+      400,
+      'invalid_request',
+      'Add the accountId query parameter naming the account to act for.',
+    );
+  if (row.role === null) {
+    throw new RouteError(
+      403,
+      'forbidden',
+      `You are not a member of account ${accountId}; ask an account owner to add you.`,
+    );
+  }
+  if (row.version_id === null) {
+    throw new RouteError(404, 'integration_not_found', `No integration "${slug}" is installed on this host.`);
+  }
+  if (!options.allowInactive && row.active !== true) {
+    throw new RouteError(
+      403,
+      'not_activated',
+      `Integration "${slug}" is not activated for account ${accountId}; activate it first.`,
+    );
+  }
+  const versionId = row.version_id as string;
+  return {
+    user: {
+      id: row.id as string,
+      email: row.email as string,
+      name: row.name as string,
+      isPlatformAdmin: row.is_platform_admin as boolean,
+    },
+    accountId,
+    version: {
+      id: versionId,
+      slug,
+      number: row.number as number,
+      sourceId: row.source_id as string,
+      manifest: row.manifest as DefinitionManifest,
+      loadBundle: () => readBundle(services.db, versionId),
+    },
+  };
+}

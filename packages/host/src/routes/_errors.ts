@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** Host error codes beyond the action route's own. */
+export type HostErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'invalid_request'
+  | 'integration_not_found'
+  | 'not_activated'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'invalid_input'
+  | 'internal_error';
+
+/** The one JSON error shape of every host route. */
+export function errorResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  code: HostErrorCode,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Response {
+  return c.json({ ok: false, error: { code, message, ...extra } }, status);
+}
+
+/** Thrown inside a route to answer with an error envelope. */
+export class RouteError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: HostErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,75 @@
+import { ACTION_ERROR_STATUS, ACTION_FAILED_MESSAGE } from '@platform/sdk/runtime';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { HostServices } from '../HostServices.js';
+import { consumeRateLimit } from '../rateLimit.js';
+import { checkStateChange } from './_auth.js';
+import { resolveCall } from './_call.js';
+import { callCapabilities } from './_callCapabilities.js';
+import { errorResponse } from './_errors.js';
+
+/** `POST /api/integrations/<slug>/actions/<name>?accountId=`: the production actions route. */
+export function actionRoutes(services: HostServices): Hono {
+  const app = new Hono();
+  app.post(
+    '/:slug/actions/:action',
+    bodyLimit({
+      maxSize: services.limits.actionBodyBytes,
+      onError: (c) =>
+        errorResponse(
+          c,
+          413,
+          'payload_too_large',
+          `The body is larger than ${services.limits.actionBodyBytes} bytes; send less data per call.`,
+        ),
+    }),
+    async (c) => {
+      checkStateChange(services, c, { requireJson: true });
+      const target = await resolveCall(services, c);
+      const limit = await consumeRateLimit(
+        services.db,
+        [
+          { key: `user:${target.user.id}`, limit: services.limits.ratePerUser },
+          { key: `account:${target.accountId}`, limit: services.limits.ratePerAccount },
+        ],
+        services.now(),
+      );
+      if (!limit.allowed) {
+        c.header('Retry-After', String(limit.retryAfterSeconds));
+        return errorResponse(
+          c,
+          429,
+          'rate_limited',
+          `Too many action calls; retry in ${limit.retryAfterSeconds} s.`,
+        );
+      }
+      const rawBody = await c.req.text();
+      const { capabilities, commit } = callCapabilities(services, {
+        version: target.version,
+        accountId: target.accountId,
+        userId: target.user.id,
+        requestId: c.get('requestId' as never) as string | undefined,
+      });
+      const envelope = await services.runtime.invokeAction({
+        version: target.version,
+        capabilities,
+        actor: { kind: 'user', userId: target.user.id, accountId: target.accountId },
+        timeoutMs: services.limits.actionTimeoutMs,
+        actionName: c.req.param('action'),
+        rawBody,
+      });
+      if (!envelope.ok) return c.json(envelope, ACTION_ERROR_STATUS[envelope.error.code]);
+      try {
+        await commit();
+      } catch (error) {
+        services.logger.error(
+          { err: error, integration: target.version.slug },
+          "saving the action's storage writes failed",
+        );
+        return c.json({ ok: false, error: { code: 'handler_error', message: ACTION_FAILED_MESSAGE } }, 500);
+      }
+      return c.json(envelope, 200);
+    },
+  );
+  return app;
+}

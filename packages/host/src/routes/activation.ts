@@ -1,0 +1,146 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { HostServices } from '../HostServices.js';
+import { deleteActivation, findActivation, upsertActivation } from '../store/integrations.js';
+import { type MembershipRole, membershipRole } from '../store/users.js';
+import { checkStateChange } from './_auth.js';
+import { type CallTarget, resolveCall } from './_call.js';
+import { callCapabilities } from './_callCapabilities.js';
+import { errorResponse, RouteError } from './_errors.js';
+
+const MANAGERS: readonly MembershipRole[] = ['owner', 'admin'];
+
+/**
+ * Activation of an integration for an account (what `useActivateIntegration()`,
+ * `useDeactivateIntegration()` and `useActivationData()` call):
+ * - `GET    /<slug>/activation?accountId=` -> `{ active, data, activatedAt?, updatedAt? }`
+ * - `POST   /<slug>/activation?accountId=` body `{ data? }` -> activates (idempotent)
+ * - `PUT    /<slug>/activation/data?accountId=` body `{ data }` -> replaces the activation data
+ * - `DELETE /<slug>/activation?accountId=` -> deactivates
+ * `onActivate` runs after the activation is first persisted and after its data is updated; its
+ * errors are logged, never fatal.
+ */
+export function activationRoutes(services: HostServices): Hono {
+  const app = new Hono();
+
+  app.get('/:slug/activation', async (c) => {
+    const target = await resolveCall(services, c, { allowInactive: true });
+    const activation = await findActivation(services.db, target.version.slug, target.accountId);
+    return c.json({
+      ok: true,
+      data:
+        activation === undefined
+          ? { active: false, data: null }
+          : {
+              active: true,
+              data: activation.data,
+              activatedAt: activation.activatedAt.toISOString(),
+              updatedAt: activation.updatedAt.toISOString(),
+            },
+    });
+  });
+
+  app.post('/:slug/activation', async (c) => {
+    const target = await managedCall(c, services);
+    const body = await jsonBody(c);
+    const existing = await findActivation(services.db, target.version.slug, target.accountId);
+    const data = body.data === undefined ? (existing?.data ?? null) : body.data;
+    const { created } = await upsertActivation(services.db, {
+      slug: target.version.slug,
+      accountId: target.accountId,
+      userId: target.user.id,
+      data,
+    });
+    const onActivate = created || body.data !== undefined ? await runOnActivate(services, target) : undefined;
+    return c.json(
+      { ok: true, data: { active: true, created, data, ...(onActivate ? { onActivate } : {}) } },
+      created ? 201 : 200,
+    );
+  });
+
+  app.put('/:slug/activation/data', async (c) => {
+    const target = await managedCall(c, services);
+    const body = await jsonBody(c);
+    if (!('data' in body))
+      return errorResponse(c, 400, 'invalid_input', 'Send { "data": ... } with the new activation data.');
+    if ((await findActivation(services.db, target.version.slug, target.accountId)) === undefined) {
+      return errorResponse(c, 403, 'not_activated', 'Activate the integration before updating its data.');
+    }
+    await upsertActivation(services.db, {
+      slug: target.version.slug,
+      accountId: target.accountId,
+      userId: target.user.id,
+      data: body.data,
+    });
+    const onActivate = await runOnActivate(services, target);
+    return c.json({ ok: true, data: { active: true, data: body.data, onActivate } });
+  });
+
+  app.delete('/:slug/activation', async (c) => {
+    const target = await managedCall(c, services, { json: false });
+    const removed = await deleteActivation(services.db, target.version.slug, target.accountId);
+    return c.json({ ok: true, data: { active: false, removed } });
+  });
+
+  return app;
+}
+
+async function managedCall(
+  c: Context,
+  services: HostServices,
+  options: { json?: boolean } = {},
+): Promise<CallTarget> {
+  checkStateChange(services, c, { requireJson: options.json ?? true });
+  const target = await resolveCall(services, c, { allowInactive: true });
+  const role = await membershipRole(services.db, target.accountId, target.user.id);
+  if (role === undefined || !MANAGERS.includes(role)) {
+    throw new RouteError(
+      403,
+      'forbidden',
+      'Only account owners and admins can change activations; ask one of them.',
+    );
+  }
+  return target;
+}
+
+async function jsonBody(c: Context): Promise<{ data?: unknown }> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new RouteError(
+      400,
+      'invalid_input',
+      'The body is not valid JSON; send { "data": ... } or an empty body.',
+    );
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new RouteError(400, 'invalid_input', 'The body must be a JSON object such as { "data": { ... } }.');
+  }
+  return body as { data?: unknown };
+}
+
+async function runOnActivate(services: HostServices, target: CallTarget) {
+  const { capabilities, commit } = callCapabilities(services, {
+    version: target.version,
+    accountId: target.accountId,
+    userId: target.user.id,
+  });
+  const result = await services.runtime.runActivate({
+    version: target.version,
+    capabilities,
+    actor: { kind: 'user', userId: target.user.id, accountId: target.accountId },
+    timeoutMs: services.limits.actionTimeoutMs,
+  });
+  if (result.ok) {
+    await commit();
+    return { ok: true, ran: result.ran };
+  }
+  services.logger.warn(
+    { integration: target.version.slug, accountId: target.accountId },
+    `onActivate failed: ${result.error.message}`,
+  );
+  return { ok: false, error: result.error.code };
+}

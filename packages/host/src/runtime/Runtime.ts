@@ -1,0 +1,51 @@
+import type { Actor, Tokens } from '@platform/sdk/integration';
+import type {
+  ActionEnvelope,
+  ActivateResult,
+  Capabilities,
+  DefinitionManifest,
+  OnTokensErrorCode,
+  RunResult,
+  ScheduleErrorCode,
+  WebhookErrorCode,
+} from '@platform/sdk/runtime';
+
+/**
+ * What identifies the code a call runs: a version id, and how to get its bundle (an ES module
+ * whose default export is the definition). Versions never change, so a runtime loads a bundle once
+ * per version and calls `loadBundle` only then.
+ */
+export interface RuntimeVersion {
+  readonly id: string;
+  loadBundle(): Promise<string>;
+}
+
+export interface RuntimeCall {
+  readonly version: RuntimeVersion;
+  /** Host-side capabilities for this call; every platform rule is enforced behind them. */
+  readonly capabilities: Capabilities;
+  readonly actor: Actor;
+  /** Wall-clock budget of the handler. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Where partner code runs. The host talks to partner code only through this interface, so the
+ * in-process runtime (tests, local development) and the isolated one are interchangeable.
+ */
+export interface Runtime {
+  /** True only for a runtime that is a security boundary. */
+  readonly isolated: boolean;
+  /** The data part of a bundle's definition (checked with the strict schema as it loads). */
+  describe(version: RuntimeVersion): Promise<DefinitionManifest>;
+  invokeAction(
+    call: RuntimeCall & { readonly actionName: string; readonly rawBody: string },
+  ): Promise<ActionEnvelope>;
+  deliverWebhook(
+    call: RuntimeCall & { readonly webhookId: string; readonly rawBody: string },
+  ): Promise<RunResult<WebhookErrorCode>>;
+  runSchedule(call: RuntimeCall & { readonly scheduleId: string }): Promise<RunResult<ScheduleErrorCode>>;
+  runActivate(call: RuntimeCall): Promise<ActivateResult>;
+  runOnTokens(call: RuntimeCall & { readonly tokens: Tokens }): Promise<RunResult<OnTokensErrorCode>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,123 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseDefinition } from '@platform/integration-schema';
+import type { AnyIntegrationDefinition } from '@platform/sdk/integration';
+import {
+  ACTION_FAILED_MESSAGE,
+  createContext,
+  deliverWebhook,
+  describeDefinition,
+  invokeAction,
+  runActivate,
+  runOnTokens,
+  runSchedule,
+} from '@platform/sdk/runtime';
+import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
+
+/**
+ * Runs partner code in the host's own process. Same guest engine and capabilities as the isolated
+ * runtime, but NOT a security boundary: for tests and local development only.
+ * @example const runtime = createInProcessRuntime({ onWarning: (message) => logger.warn(message) });
+ */
+export function createInProcessRuntime(
+  options: { bundleDir?: string; onWarning?: (message: string) => void } = {},
+): Runtime {
+  const bundleDir = options.bundleDir ?? join(tmpdir(), `platform-bundles-${process.pid}`);
+  const loaded = new Map<string, Promise<AnyIntegrationDefinition>>();
+  options.onWarning?.('in-process runtime: partner code runs in the host process and is NOT isolated');
+
+  function load(version: RuntimeVersion): Promise<AnyIntegrationDefinition> {
+    let definition = loaded.get(version.id);
+    if (definition === undefined) {
+      definition = (async () => {
+        await mkdir(bundleDir, { recursive: true });
+        const file = join(bundleDir, `${version.id}.mjs`);
+        await writeFile(file, await version.loadBundle());
+        const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+        const result = parseDefinition(module.default);
+        if (!result.ok) throw result.error;
+        return module.default as AnyIntegrationDefinition;
+      })();
+      definition.catch(() => loaded.delete(version.id));
+      loaded.set(version.id, definition);
+    }
+    return definition;
+  }
+
+  // The handler cannot be stopped in process; past its budget the call answers and its writes are dropped.
+  async function withinBudget<T>(call: RuntimeCall, run: Promise<T>, onTimeout: () => T): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<T>((resolve) => {
+      timer = setTimeout(() => {
+        call.capabilities.log({
+          level: 'error',
+          message: `handler exceeded its ${call.timeoutMs} ms budget`,
+        });
+        resolve(onTimeout());
+      }, call.timeoutMs);
+    });
+    try {
+      return await Promise.race([run, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function context(call: RuntimeCall) {
+    const definition = await load(call.version);
+    return {
+      definition,
+      ctx: createContext({ definition, capabilities: call.capabilities, actor: call.actor }),
+    };
+  }
+
+  const timedOut = (message: string) => ({
+    ok: false as const,
+    error: { code: 'handler_error' as const, message },
+  });
+
+  return {
+    isolated: false,
+    async describe(version) {
+      return describeDefinition(await load(version));
+    },
+    async invokeAction(call) {
+      const { definition, ctx } = await context(call);
+      return withinBudget(
+        call,
+        invokeAction(definition, call.actionName, call.rawBody, ctx, { mode: 'production' }),
+        () => timedOut(ACTION_FAILED_MESSAGE),
+      );
+    },
+    async deliverWebhook(call) {
+      const { definition, ctx } = await context(call);
+      return withinBudget(call, deliverWebhook(definition, call.webhookId, call.rawBody, ctx), () =>
+        timedOut(`webhook handler exceeded ${call.timeoutMs} ms`),
+      );
+    },
+    async runSchedule(call) {
+      const { definition, ctx } = await context(call);
+      return withinBudget(call, runSchedule(definition, call.scheduleId, ctx), () =>
+        timedOut(`schedule handler exceeded ${call.timeoutMs} ms`),
+      );
+    },
+    async runActivate(call) {
+      const { definition, ctx } = await context(call);
+      return withinBudget(call, runActivate(definition, ctx), () =>
+        timedOut(`onActivate exceeded ${call.timeoutMs} ms`),
+      );
+    },
+    async runOnTokens(call) {
+      const { definition, ctx } = await context(call);
+      return withinBudget(call, runOnTokens(definition, ctx, call.tokens), () => ({
+        ok: false as const,
+        error: { code: 'save_failed' as const, message: `onTokens exceeded ${call.timeoutMs} ms` },
+      }));
+    },
+    async close() {
+      loaded.clear();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+export const newId = (): string => randomUUID();
+
+/** A bearer secret: printable, 256 bits, with a prefix that says what it is. */
+export const newToken = (prefix: 'plt' | 'pls'): string =>
+  `${prefix}_${randomBytes(32).toString('base64url')}`;
+
+/** Only this is stored for tokens, sessions and OAuth states. */
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');

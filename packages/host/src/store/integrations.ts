@@ -1,0 +1,180 @@
+import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { Queryable } from '../db/Db.js';
+import { newId } from './ids.js';
+
+export type SourceStage = 'development' | 'production';
+export type SeatRole = 'owner' | 'publisher' | 'viewer';
+
+export interface Source {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly stage: SourceStage;
+}
+
+/** An installed version as the routes and the runtime need it; the bundle is read only when a runtime first loads it. */
+export interface InstalledVersion {
+  readonly id: string;
+  readonly slug: string;
+  readonly number: number;
+  readonly sourceId: string;
+  readonly manifest: DefinitionManifest;
+  loadBundle(): Promise<string>;
+}
+
+/** A version's bundle (large: it carries the partner's dependencies). */
+export async function readBundle(db: Queryable, versionId: string): Promise<string> {
+  const { rows } = await db.query('SELECT bundle FROM versions WHERE id = $1', [versionId]);
+  const bundle = rows[0]?.bundle;
+  if (typeof bundle !== 'string') throw new Error(`version ${versionId} has no bundle`);
+  return bundle;
+}
+
+export async function createSource(
+  db: Queryable,
+  input: { slug: string; name: string; stage: SourceStage },
+): Promise<Source> {
+  const id = newId();
+  await db.query('INSERT INTO sources (id, slug, name, stage) VALUES ($1, $2, $3, $4)', [
+    id,
+    input.slug,
+    input.name,
+    input.stage,
+  ]);
+  return { id, ...input };
+}
+
+export async function findSource(db: Queryable, idOrSlug: string): Promise<Source | undefined> {
+  const { rows } = await db.query('SELECT id, slug, name, stage FROM sources WHERE id = $1 OR slug = $1', [
+    idOrSlug,
+  ]);
+  return rows[0] as Source | undefined;
+}
+
+export async function addSeat(
+  db: Queryable,
+  sourceId: string,
+  userId: string,
+  role: SeatRole,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO seats (source_id, user_id, role) VALUES ($1, $2, $3)
+     ON CONFLICT (source_id, user_id) DO UPDATE SET role = excluded.role`,
+    [sourceId, userId, role],
+  );
+}
+
+export async function addSourceAccount(db: Queryable, sourceId: string, accountId: string): Promise<void> {
+  await db.query(
+    'INSERT INTO source_accounts (source_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [sourceId, accountId],
+  );
+}
+
+/**
+ * Records a new version of an integration (creating the integration on its first version) and,
+ * for `dev` on a development source, makes it live at once. One transaction's worth of statements.
+ */
+export async function addVersion(
+  db: Queryable,
+  input: { source: Source; manifest: DefinitionManifest; bundle: string; status: 'dev' | 'gated' },
+): Promise<InstalledVersion> {
+  const slug = input.manifest.slug;
+  const existing = await db.query('SELECT source_id FROM integrations WHERE slug = $1', [slug]);
+  const owner = existing.rows[0]?.source_id as string | undefined;
+  if (owner !== undefined && owner !== input.source.id) {
+    throw new Error(
+      `integration "${slug}" belongs to another source; publish it from that source or pick another slug`,
+    );
+  }
+  if (owner === undefined) {
+    await db.query('INSERT INTO integrations (slug, source_id, name) VALUES ($1, $2, $3)', [
+      slug,
+      input.source.id,
+      slug,
+    ]);
+  }
+  const { rows } = await db.query(
+    'SELECT COALESCE(MAX(number), 0)::int + 1 AS next FROM versions WHERE integration_slug = $1',
+    [slug],
+  );
+  const number = rows[0]!.next as number;
+  const id = newId();
+  await db.query(
+    'INSERT INTO versions (id, integration_slug, number, status, manifest, bundle) VALUES ($1, $2, $3, $4, $5::jsonb, $6)',
+    [id, slug, number, input.status, JSON.stringify(input.manifest), input.bundle],
+  );
+  if (input.status === 'dev' && input.source.stage === 'development') {
+    await db.query('UPDATE integrations SET live_version_id = $1 WHERE slug = $2', [id, slug]);
+  }
+  const bundle = input.bundle;
+  return {
+    id,
+    slug,
+    number,
+    sourceId: input.source.id,
+    manifest: input.manifest,
+    loadBundle: async () => bundle,
+  };
+}
+
+/** The version that serves an integration now, or undefined when it has none. */
+export async function liveVersion(db: Queryable, slug: string): Promise<InstalledVersion | undefined> {
+  const { rows } = await db.query(
+    `SELECT v.id, v.integration_slug, v.number, v.manifest, i.source_id
+     FROM integrations i JOIN versions v ON v.id = i.live_version_id WHERE i.slug = $1`,
+    [slug],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return {
+    id: row.id as string,
+    slug: row.integration_slug as string,
+    number: row.number as number,
+    sourceId: row.source_id as string,
+    manifest: row.manifest as DefinitionManifest,
+    loadBundle: () => readBundle(db, row.id as string),
+  };
+}
+
+export interface Activation {
+  readonly data: unknown;
+  readonly activatedAt: Date;
+  readonly updatedAt: Date;
+}
+
+export async function findActivation(
+  db: Queryable,
+  slug: string,
+  accountId: string,
+): Promise<Activation | undefined> {
+  const { rows } = await db.query(
+    'SELECT data, activated_at, updated_at FROM activations WHERE integration_slug = $1 AND account_id = $2',
+    [slug, accountId],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return { data: row.data ?? null, activatedAt: row.activated_at as Date, updatedAt: row.updated_at as Date };
+}
+
+/** Activates (or updates the data of) an integration for an account; says whether it was new. */
+export async function upsertActivation(
+  db: Queryable,
+  input: { slug: string; accountId: string; userId: string; data: unknown },
+): Promise<{ created: boolean }> {
+  const { rows } = await db.query(
+    `INSERT INTO activations (integration_slug, account_id, activated_by, data) VALUES ($1, $2, $3, $4::jsonb)
+     ON CONFLICT (integration_slug, account_id) DO UPDATE SET data = excluded.data, updated_at = now()
+     RETURNING (xmax = 0) AS created`,
+    [input.slug, input.accountId, input.userId, JSON.stringify(input.data ?? null)],
+  );
+  return { created: rows[0]?.created === true };
+}
+
+export async function deleteActivation(db: Queryable, slug: string, accountId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'DELETE FROM activations WHERE integration_slug = $1 AND account_id = $2',
+    [slug, accountId],
+  );
+  return rowCount > 0;
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { type CreateHostOptions, createHost, type Host, installProject } from '@platform/host';
+import pino from 'pino';
+import { upsertActivation } from '../src/store/integrations.js';
+import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
+
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+export interface TestHost extends Host {
+  readonly userId: string;
+  readonly accountId: string;
+  readonly token: string;
+  /** `app.request()` as the seeded user (bearer token), JSON by default. */
+  call(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Another user, member of the seeded account with `role`, with its own token. */
+  addUser(
+    role: 'owner' | 'admin' | 'member',
+    options?: { member?: boolean },
+  ): Promise<{ userId: string; token: string }>;
+}
+
+/**
+ * A host on PGlite in memory (or PostgreSQL when `databaseUrl` is given) with one user, one
+ * account, a bearer token, and the fixture projects installed and activated.
+ */
+export async function startTestHost(
+  options: CreateHostOptions & { projects?: readonly string[]; activate?: boolean } = {},
+): Promise<TestHost> {
+  const host = await createHost({ logger: pino({ level: 'silent' }), ...options });
+  const user = await createUser(host.db, {
+    email: `owner-${randomBytes(4).toString('hex')}@example.test`,
+    name: 'Owner',
+    password: 'correct horse',
+  });
+  const account = await createAccount(host.db, {
+    slug: `acct-${randomBytes(4).toString('hex')}`,
+    name: 'Test account',
+  });
+  await addMembership(host.db, account.id, user.id, 'owner');
+  const { token } = await createToken(host.db, { userId: user.id, kind: 'token', name: 'test' });
+  for (const project of options.projects ?? ['notes']) {
+    const { versions } = await installProject({
+      db: host.db,
+      runtime: host.services.runtime,
+      projectDir: `${FIXTURES}${project}`,
+    });
+    if (options.activate !== false) {
+      for (const version of versions) {
+        await upsertActivation(host.db, {
+          slug: version.slug,
+          accountId: account.id,
+          userId: user.id,
+          data: null,
+        });
+      }
+    }
+  }
+  const request =
+    (bearer: string) =>
+    async (path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> => {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${bearer}`);
+      const { json, ...rest } = init;
+      if (json !== undefined) {
+        headers.set('content-type', 'application/json');
+        return host.app.request(path, { method: 'POST', ...rest, headers, body: JSON.stringify(json) });
+      }
+      return host.app.request(path, { ...rest, headers });
+    };
+  return {
+    ...host,
+    userId: user.id,
+    accountId: account.id,
+    token,
+    call: request(token),
+    async addUser(role, addOptions = {}) {
+      const other = await createUser(host.db, {
+        email: `${role}-${randomBytes(4).toString('hex')}@example.test`,
+        name: role,
+      });
+      if (addOptions.member !== false) await addMembership(host.db, account.id, other.id, role);
+      return {
+        userId: other.id,
+        token: (await createToken(host.db, { userId: other.id, kind: 'token' })).token,
+      };
+    },
+  };
+}
+
+/** A fresh schema on the real PostgreSQL server for one test file, and its cleanup. */
+export async function pgSchema(
+  baseUrl: string,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const pg = (await import('pg')).default;
+  const schema = `t_${name}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: baseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    },
+  };
+}

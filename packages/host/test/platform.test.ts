@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHost, type TestHost } from './_host.js';
+
+let host: TestHost;
+let email: string;
+
+beforeAll(async () => {
+  host = await startTestHost();
+  const { rows } = await host.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+    host.userId,
+  ]);
+  email = rows[0]!.email;
+});
+afterAll(() => host.close());
+
+const signIn = (password: string) =>
+  host.app.request('/api/platform/sign-in', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+
+describe('sign-in and sessions', () => {
+  it('signs in with a password and sets an HttpOnly, SameSite=Lax session cookie that authenticates API calls', async () => {
+    const response = await signIn('correct horse');
+    expect(response.status).toBe(200);
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^platform_session=pls_/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    const session = cookie.split(';')[0]!;
+    const action = await host.app.request(
+      `/api/integrations/test-notes/actions/list-notes?accountId=${host.accountId}`,
+      {
+        method: 'POST',
+        headers: { cookie: session, 'content-type': 'application/json' },
+        body: '{}',
+      },
+    );
+    expect(action.status).toBe(200);
+    const me = await host.app.request('/api/platform/me', { headers: { cookie: session } });
+    expect(await me.json()).toMatchObject({
+      ok: true,
+      data: { user: { id: host.userId }, accounts: [{ id: host.accountId, role: 'owner' }] },
+    });
+    await host.app.request('/api/platform/sign-out', { method: 'POST', headers: { cookie: session } });
+    expect((await host.app.request('/api/platform/me', { headers: { cookie: session } })).status).toBe(401);
+  });
+
+  it('refuses a wrong password and a malformed body', async () => {
+    const wrong = await signIn('wrong');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    const malformed = await host.app.request('/api/platform/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('stores only hashes of tokens and sessions', async () => {
+    const { rows } = await host.db.query<{ token_hash: string }>('SELECT token_hash FROM sessions');
+    expect(rows.some((row) => row.token_hash === host.token)).toBe(false);
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.token_hash))).toBe(true);
+  });
+
+  it('answers health and unknown routes with the JSON envelope', async () => {
+    expect(await (await host.app.request('/healthz')).json()).toEqual({
+      ok: true,
+      data: { status: 'ok', runtime: 'in-process' },
+    });
+    const missing = await host.app.request('/nope');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+});

@@ -1,0 +1,82 @@
+import type { WebhookSignature } from '@platform/integration-schema';
+import type { AnyIntegrationDefinition, Proposes, WidgetDeclaration } from '../integration/types.js';
+
+/**
+ * The data part of a definition, JSON only: what the host stores with a version and reads for
+ * its own checks (egress, OAuth, storage keys, routes) without running partner code.
+ */
+export interface DefinitionManifest {
+  readonly slug: string;
+  readonly egress: readonly string[];
+  readonly actions: readonly { readonly name: string; readonly description: string }[];
+  readonly webhooks: readonly {
+    readonly id: string;
+    readonly description?: string;
+    readonly signature?: WebhookSignature;
+  }[];
+  readonly schedules: readonly {
+    readonly id: string;
+    readonly cron: string;
+    readonly description?: string;
+  }[];
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  readonly widgets: readonly Omit<WidgetDeclaration, 'component'>[];
+  readonly storage: { readonly account: readonly string[]; readonly user: readonly string[] };
+  readonly oauth?: {
+    readonly provider: {
+      readonly authorizationUrl: string;
+      readonly tokenUrl: string;
+      readonly scopes: readonly string[];
+      readonly pkce: boolean;
+      readonly tokenAuthMethod: 'client_secret_basic' | 'client_secret_post';
+    };
+    readonly credentials: { readonly clientIdSecretName: string; readonly clientSecretSecretName: string };
+  };
+  readonly proposes?: Proposes;
+  readonly hasOnActivate: boolean;
+}
+
+/**
+ * Extracts the {@link DefinitionManifest} of a definition.
+ * @example const manifest = describeDefinition(definition); // stored beside the version's bundle
+ */
+export function describeDefinition(definition: AnyIntegrationDefinition): DefinitionManifest {
+  const oauth = definition.oauth;
+  return JSON.parse(
+    JSON.stringify({
+      slug: definition.slug,
+      egress: definition.egress ?? [],
+      actions: Object.entries(definition.actions ?? {}).map(([name, action]) => ({
+        name,
+        description: action.description,
+      })),
+      webhooks: (definition.webhooks ?? []).map(({ id, description, signature }) => ({
+        id,
+        description,
+        signature,
+      })),
+      schedules: (definition.schedules ?? []).map(({ id, cron, description }) => ({ id, cron, description })),
+      tools: (definition.tools ?? []).map(({ name, description }) => ({ name, description })),
+      widgets: (definition.components?.widgets ?? []).map(({ component: _component, ...widget }) => widget),
+      storage: {
+        account: Object.keys(definition.storage?.account ?? {}),
+        user: Object.keys(definition.storage?.user ?? {}),
+      },
+      oauth:
+        oauth === undefined
+          ? undefined
+          : {
+              provider: {
+                authorizationUrl: oauth.provider.authorizationUrl,
+                tokenUrl: oauth.provider.tokenUrl,
+                scopes: oauth.provider.scopes,
+                pkce: oauth.provider.pkce ?? false,
+                tokenAuthMethod: oauth.provider.tokenAuthMethod ?? 'client_secret_basic',
+              },
+              credentials: oauth.credentials,
+            },
+      proposes: definition.proposes,
+      hasOnActivate: typeof definition.onActivate === 'function',
+    }),
+  ) as DefinitionManifest;
+}
