@@ -7,12 +7,17 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['@platform/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    // Component tests opt into a DOM with a `// @vitest-environment happy-dom` docblock; the rest run in Node.
+    include: [
+      'packages/*/src/**/*.test.{ts,tsx}',
+      'packages/*/test/**/*.test.{ts,tsx}',
+      'examples/*/src/**/*.test.{ts,tsx}',
+    ],
     setupFiles: ['./vitest.setup.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
     typecheck: {
       enabled: true,
-      include: ['packages/*/src/**/*.test-d.ts'],
+      include: ['packages/*/src/**/*.test-d.{ts,tsx}'],
       tsconfig: './tsconfig.json',
     },
   },
