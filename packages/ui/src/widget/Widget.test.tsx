@@ -110,6 +110,20 @@ describe('Widget menu', () => {
     expect(open).not.toHaveBeenCalled();
   });
 
+  it('carries the theme forced around the widget into the menu, which renders in a portal', async () => {
+    const user = userEvent.setup();
+    render(
+      <div data-platform-theme="dark">
+        <Widget>
+          <Widget.Header title="Notes" menu={<Widget.MenuItem onSelect={() => {}}>Open</Widget.MenuItem>} />
+        </Widget>
+      </div>,
+    );
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    const menu = await screen.findByRole('menu');
+    expect(menu.closest('[data-platform-theme]')?.getAttribute('data-platform-theme')).toBe('dark');
+  });
+
   it('opens on click and selects on click', async () => {
     const user = userEvent.setup();
     const { open, trigger } = renderMenu();

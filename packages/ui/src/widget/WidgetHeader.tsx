@@ -1,6 +1,6 @@
 import { faChevronDown, faEllipsisVertical, faThumbtack } from '@fortawesome/free-solid-svg-icons';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { type ReactNode, useLayoutEffect } from 'react';
+import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { Icon, type IconDefinition } from '../icons/Icon.js';
 import { useWidgetContext } from './_context.js';
 
@@ -24,6 +24,14 @@ export function WidgetHeader({ title, menu, icon, actions, headingLevel = 3 }: W
   const widget = useWidgetContext('Widget.Header');
   const { labels, setTitled } = widget;
   const Heading = `h${headingLevel}` as const;
+  const trigger = useRef<HTMLButtonElement>(null);
+  // The menu renders in a portal under <body>; it takes the theme forced around the widget with it.
+  const [menuTheme, setMenuTheme] = useState<string | undefined>(undefined);
+  const onMenuOpenChange = (open: boolean) => {
+    if (!open) return;
+    const themed = trigger.current?.closest('[data-platform-theme]');
+    setMenuTheme(themed?.getAttribute('data-platform-theme') ?? undefined);
+  };
 
   useLayoutEffect(() => {
     setTitled(true);
@@ -51,14 +59,26 @@ export function WidgetHeader({ title, menu, icon, actions, headingLevel = 3 }: W
           </button>
         ) : null}
         {menu === undefined || menu === null ? null : (
-          <DropdownMenu.Root modal={false}>
+          <DropdownMenu.Root modal={false} onOpenChange={onMenuOpenChange}>
             <DropdownMenu.Trigger asChild>
-              <button type="button" className="plt-icon-button" aria-label={labels.menu} title={labels.menu}>
+              <button
+                ref={trigger}
+                type="button"
+                className="plt-icon-button"
+                aria-label={labels.menu}
+                title={labels.menu}
+              >
                 <Icon icon={faEllipsisVertical} />
               </button>
             </DropdownMenu.Trigger>
             <DropdownMenu.Portal>
-              <DropdownMenu.Content className="plt-menu" align="end" sideOffset={4} loop>
+              <DropdownMenu.Content
+                className="plt-menu"
+                data-platform-theme={menuTheme}
+                align="end"
+                sideOffset={4}
+                loop
+              >
                 {menu}
               </DropdownMenu.Content>
             </DropdownMenu.Portal>
