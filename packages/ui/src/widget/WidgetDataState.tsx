@@ -5,7 +5,7 @@ import { useWidgetContext } from './_context.js';
 import { formatRelativeTime, type Moment, toDate, useNow } from './_relativeTime.js';
 
 export interface WidgetDataStateProps<T> {
-  /** The data, once loaded. */
+  /** The data, once loaded; while it is `undefined` (and there is no error) the loading state shows. */
   readonly data: T | undefined;
   /** True while the first load runs (react-query: `isPending`). */
   readonly loading?: boolean;
