@@ -9,7 +9,12 @@ export default defineConfig({
   resolve: { conditions: [source, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [source, ...defaultServerConditions], externalConditions: [source] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    // Component tests opt into a DOM with a `// @vitest-environment happy-dom` docblock; the rest run in Node.
+    include: [
+      'packages/*/src/**/*.test.{ts,tsx}',
+      'packages/*/test/**/*.test.{ts,tsx}',
+      'examples/*/src/**/*.test.{ts,tsx}',
+    ],
     setupFiles: ['./vitest.setup.ts'],
     // Host tests start PGlite, migrate and bundle fixtures: seconds, not milliseconds.
     testTimeout: 30_000,
@@ -17,7 +22,7 @@ export default defineConfig({
     reporters: ['default', './scripts/summary-reporter.ts'],
     typecheck: {
       enabled: true,
-      include: ['packages/*/src/**/*.test-d.ts'],
+      include: ['packages/*/src/**/*.test-d.{ts,tsx}'],
       tsconfig: './tsconfig.json',
     },
   },

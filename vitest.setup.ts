@@ -5,6 +5,12 @@ import { afterEach, beforeEach, vi } from 'vitest';
 const methods = ['log', 'info', 'warn', 'error', 'debug'] as const;
 let unexpected: string[] = [];
 
+// Component tests (happy-dom): React's act() environment, and unmounting after each test.
+// Node tests never load React or Testing Library.
+const dom = typeof document !== 'undefined';
+if (dom) (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+const testingLibrary = dom ? await import('@testing-library/react') : undefined;
+
 beforeEach(() => {
   unexpected = [];
   for (const method of methods) {
@@ -15,6 +21,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  testingLibrary?.cleanup();
   vi.restoreAllMocks();
   if (unexpected.length > 0) {
     throw new Error(`Unexpected console output:\n${unexpected.join('\n')}`);

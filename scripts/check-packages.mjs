@@ -11,10 +11,15 @@ const packages = readdirSync(join(import.meta.dirname, '..', 'packages')).map((n
 
 let failed = 0;
 for (const dir of packages) {
-  const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const { name, exports = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  // attw checks the types of code entry points; a stylesheet export (`./styles.css`) has none to check.
+  const assets = Object.entries(exports)
+    .filter(([, target]) => typeof target === 'string' && /\.css$/.test(target))
+    .map(([entry]) => entry);
+  const exclude = assets.length > 0 ? ['--exclude-entrypoints', ...assets] : [];
   for (const [tool, args] of [
     ['publint', ['run', dir, '--strict']],
-    ['attw', ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji']],
+    ['attw', ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', ...exclude]],
   ]) {
     try {
       execFileSync(bin(tool), args, { stdio: 'pipe', encoding: 'utf8' });

@@ -8,6 +8,12 @@ export {
   type MockFetchHandler,
 } from './createMockContext.js';
 export {
+  createMockFetchProvider,
+  type MockFetchCall,
+  type MockFetchProvider,
+  type MockFetchProviderOptions,
+} from './createMockFetchProvider.js';
+export {
   type FixtureRequest,
   type FixtureSegment,
   findFixture,
