@@ -1,7 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
-import { relative, sep } from 'node:path';
+import { dirname, extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Message, Plugin } from 'esbuild';
+import type { Loader, Message, Plugin } from 'esbuild';
 
 /** An entry compiled to one ESM module, or the compiler's errors. */
 export type BundleResult =
@@ -14,8 +15,9 @@ const RESOLVING = Symbol('resolving');
  * Compiles an entry (TypeScript, TSX, its local imports) to one ESM module without a build step.
  * Packages stay external, rewritten to absolute file URLs resolved as Node would (conditions
  * `node`, `import`, `default`; `main`, never `module`), so the module can be imported from anywhere
- * and shares package instances with everything else the process loads. An inline source map makes
- * stack traces point at the partner's own files.
+ * and shares package instances with everything else the process loads. `import.meta.url` (and
+ * `dirname`, `filename`) keep naming each source file, and an inline source map makes stack traces
+ * point at the partner's own files.
  */
 export async function bundleEntry(
   projectDir: string,
@@ -48,7 +50,7 @@ export async function bundleEntry(
         '.gif': 'empty',
         '.webp': 'empty',
       },
-      plugins: [externalPackages(projectDir)],
+      plugins: [externalPackages(projectDir), sourceImportMeta()],
     });
     const output = result.outputFiles[0];
     if (output === undefined) throw new Error(`esbuild wrote no output for ${entryPath}`);
@@ -80,6 +82,40 @@ function externalPackages(projectDir: string): Plugin {
         if (!local.startsWith('..') && !local.split(sep).includes('node_modules'))
           return { path: resolved.path };
         return { path: pathToFileURL(resolved.path).href, external: true };
+      });
+    },
+  };
+}
+
+const LOADERS: Readonly<Record<string, Loader>> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.jsx': 'jsx',
+};
+
+// Bundling moves every source file into one module; give each its own `import.meta` back.
+function sourceImportMeta(): Plugin {
+  return {
+    name: 'platform-source-import-meta',
+    setup(build) {
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        const contents = await readFile(args.path, 'utf8');
+        if (!contents.includes('import.meta')) return undefined;
+        const meta: Record<string, string> = {
+          url: pathToFileURL(args.path).href,
+          dirname: dirname(args.path),
+          filename: args.path,
+        };
+        return {
+          contents: contents.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: string) => JSON.stringify(meta[key])),
+          loader: LOADERS[extname(args.path)] ?? 'default',
+          resolveDir: dirname(args.path),
+        };
       });
     },
   };

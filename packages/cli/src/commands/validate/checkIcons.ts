@@ -16,7 +16,7 @@ export async function checkIcons(integrations: readonly LoadedIntegration[]): Pr
   return used
     .filter(({ icon }) => !free.has(icon))
     .map(({ integration, widget, icon }) => {
-      const suggestion = closestName(icon, free);
+      const suggestion = freeEquivalent(icon, free);
       return finding('icons/pro-only', {
         message: `${integration.slug}: widget "${widget.id}" uses icon "${icon}", which is not in the free icon set (Font Awesome Free)`,
         path: `components.widgets.${widget.index}.icon`,
@@ -26,4 +26,17 @@ export async function checkIcons(integrations: readonly LoadedIntegration[]): Pr
             : `Use the free icon "${suggestion}" instead, or pick another from the free set.`,
       });
     });
+}
+
+/**
+ * The free icon to suggest for `icon`: the longest free name it extends by whole segments
+ * (`house-chimney-heart` -> `house-chimney`), else the free name nearest by edit distance.
+ */
+export function freeEquivalent(icon: string, free: ReadonlySet<string>): string | undefined {
+  const segments = icon.split('-');
+  for (let length = segments.length - 1; length > 0; length--) {
+    const shorter = segments.slice(0, length).join('-');
+    if (free.has(shorter)) return shorter;
+  }
+  return closestName(icon, free);
 }
