@@ -39,7 +39,31 @@ export function widgetComponentName(slug: string): string {
   return `${/^[0-9]/.test(pascal) ? 'Integration' : ''}${pascal}Widget`;
 }
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const json = (value: unknown) => `${formatJson(value, '')}\n`;
+
+// JSON laid out as Biome (and Prettier) format it, so the scaffold passes its own lint preset:
+// objects expanded, arrays of primitives on one line when they fit in 110 columns.
+function formatJson(value: unknown, indent: string, prefix = ''): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every((item) => item === null || typeof item !== 'object')) {
+      const inline = `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
+      if (indent.length + prefix.length + inline.length + 1 <= 110) return inline;
+    }
+    return `[\n${value.map((item) => `${inner}${formatJson(item, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const lines = entries.map(([key, item]) => {
+      const head = `${JSON.stringify(key)}: `;
+      return `${inner}${head}${formatJson(item, inner, head)}`;
+    });
+    return `{\n${lines.join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}
 
 /**
  * Every file of a new project, by path relative to the project root. Pure: `init` writes them.
@@ -236,7 +260,8 @@ export default defineIntegration({
         const settings = await ctx.storage.account.get('settings');
         if (settings === undefined) throw new PublicActionError('Choose a workspace in the settings first.');
         const workspace = encodeURIComponent(settings.workspace);
-        const response = await ctx.fetch(\`\${API}/v1/workspaces/\${workspace}/items?limit=\${input.limit ?? 20}\`);
+        const url = \`\${API}/v1/workspaces/\${workspace}/items?limit=\${input.limit ?? 20}\`;
+        const response = await ctx.fetch(url);
         if (!response.ok) throw new PublicActionError('The service is unavailable; try again in a minute.');
         const items = z.array(Item).parse(await response.json());
         await ctx.storage.account.set('cache/items', items);
@@ -263,7 +288,9 @@ describe('list-items', () => {
   it('returns the items of the workspace in the settings, and caches them', async () => {
     const ctx = createMockContext(definition, {
       storage: { account: { settings: { workspace: 'w1' } } },
-      fetchHandlers: [{ match: 'GET ${API}/v1/workspaces/w1/items', respond: () => Response.json(items) }],
+      fetchHandlers: [
+        { match: 'GET ${API}/v1/workspaces/w1/items', respond: () => Response.json(items) },
+      ],
     });
     const result = await invokeAction(definition, 'list-items', '{"limit":5}', ctx, { mode: 'production' });
     expect(result).toEqual({ ok: true, data: { items } });
@@ -285,12 +312,12 @@ describe('list-items', () => {
 
 function widget(name: string, component: string): string {
   return `/** What the widget shows. */
-export interface ${component}Props {
+export interface WidgetProps {
   readonly items?: readonly { readonly id: string; readonly title: string }[];
 }
 
 /** ${name}: the items of the connected workspace. */
-export function ${component}({ items = [] }: ${component}Props) {
+export function ${component}({ items = [] }: WidgetProps) {
   if (items.length === 0) return <p>No items yet.</p>;
   return (
     <ul>
@@ -316,7 +343,9 @@ export const harnessIntegrations = defineHarnessConfig([
     name: '${name}',
     description: 'Lists the items of a workspace.',
     definition: asHarnessDefinition(definition),
-    widgets: harnessWidgetsFromDefinition(definition, { '${widgetId}': { width: 'full' } }),
+    widgets: harnessWidgetsFromDefinition(definition, {
+      '${widgetId}': { width: 'full' },
+    }),
     triggerMocks: { storage: { account: { settings: { workspace: 'demo' } } } },
     fixtures: {
       default: [
