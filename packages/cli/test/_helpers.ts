@@ -50,30 +50,38 @@ export function run(
       stderr += chunk.toString('utf8');
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal === null ? -1 : 128), stdout, stderr }));
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal === null ? -1 : 128), stdout, stderr }),
+    );
   });
 }
 
 /** The JSON envelope a `--json` run printed: stdout must hold exactly one JSON value. */
-export function envelopeOf<T = any>(result: Run): { ok: boolean; data?: T; error?: { code: string; message: string; hint: string } } {
+export function envelopeOf<T = any>(
+  result: Run,
+): { ok: boolean; data?: T; error?: { code: string; message: string; hint: string } } {
   let value: unknown;
   expect(() => {
     value = JSON.parse(result.stdout);
   }, `stdout is not one JSON value:\n${result.stdout}\nstderr:\n${result.stderr}`).not.toThrow();
   expect(result.stdout.trim().split('\n')).toHaveLength(1);
-  const envelope = value as { ok: boolean; data?: T; error?: { code: string; message: string; hint: string } };
+  const envelope = value as {
+    ok: boolean;
+    data?: T;
+    error?: { code: string; message: string; hint: string };
+  };
   expect(typeof envelope.ok).toBe('boolean');
   if (envelope.ok) {
     expect(Object.keys(envelope).sort()).toEqual(['data', 'ok']);
   } else {
     expect(Object.keys(envelope.error ?? {}).sort()).toEqual(['code', 'hint', 'message']);
-    expect(envelope.error?.hint, "a hint is one imperative sentence").toMatch(/^[A-Z].*\.$/s);
+    expect(envelope.error?.hint, 'a hint is one imperative sentence').toMatch(/^[A-Z].*\.$/s);
   }
   return envelope;
 }
 
 /** Throwaway directories, removed after the test file. */
-export function useTempDirs(): (prefix?: string) => string {
+export function tempDirectories(): (prefix?: string) => string {
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -116,7 +124,9 @@ export function projectFiles(
     'platform.json': `${JSON.stringify({ integrations, ...(extra.docs === undefined ? {} : { docs: extra.docs }) }, null, 2)}\n`,
     'package.json': '{ "name": "fixture", "private": true, "type": "module" }\n',
     'tsconfig.json': STRICT_TSCONFIG,
-    ...Object.fromEntries(Object.entries(entries).map(([slug, source]) => [`src/${slug}/integration.ts`, source])),
+    ...Object.fromEntries(
+      Object.entries(entries).map(([slug, source]) => [`src/${slug}/integration.ts`, source]),
+    ),
     ...extra.files,
   };
 }

@@ -2,9 +2,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InitReport, TestReport, ValidateReport } from '@platform/cli';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, envelopeOf, linkRepoNodeModules, REPO_ROOT, run, useTempDirs, writeFiles } from './_helpers.js';
+import {
+  cleanEnv,
+  envelopeOf,
+  linkRepoNodeModules,
+  REPO_ROOT,
+  run,
+  tempDirectories,
+  writeFiles,
+} from './_helpers.js';
 
-const tempDir = useTempDirs();
+const tempDir = tempDirectories();
 const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
 const readJson = (dir: string, path: string) => JSON.parse(read(dir, path)) as Record<string, any>;
 
@@ -15,7 +23,13 @@ async function init(args: string[], cwd = tempDir(), env = cleanEnv()) {
 
 describe('platform init', () => {
   it('scaffolds a project named after its directory', async () => {
-    const { cwd, result, envelope } = await init(['acme-notes', '--docs', 'docs/setup.md', '--docs', 'https://acme.example/help']);
+    const { cwd, result, envelope } = await init([
+      'acme-notes',
+      '--docs',
+      'docs/setup.md',
+      '--docs',
+      'https://acme.example/help',
+    ]);
     expect(result.code).toBe(0);
     const dir = join(cwd, 'acme-notes');
     expect(envelope.data).toEqual({
@@ -56,7 +70,11 @@ describe('platform init', () => {
       'react-dom': '^19.3.1',
       zod: '^4.6.7',
     });
-    expect(pkg.devDependencies).toMatchObject({ '@platform/cli': '^0.3.3', '@platform/harness': '^0.4.0', vitest: '^4.1.12' });
+    expect(pkg.devDependencies).toMatchObject({
+      '@platform/cli': '^0.3.3',
+      '@platform/harness': '^0.4.0',
+      vitest: '^4.1.12',
+    });
     expect(pkg.overrides).toEqual({ 'use-intl': '4.14.8' });
 
     const compilerOptions = readJson(dir, 'tsconfig.json').compilerOptions;
@@ -69,7 +87,8 @@ describe('platform init', () => {
 
     const harness = read(dir, 'harness.config.ts');
     expect(harness).toContain("from '@platform/harness'");
-    for (const variant of ['default', 'empty', 'error']) expect(harness).toMatch(new RegExp(`^ {6}${variant}: \\[`, 'm'));
+    for (const variant of ['default', 'empty', 'error'])
+      expect(harness).toMatch(new RegExp(`^ {6}${variant}: \\[`, 'm'));
 
     const integration = read(dir, 'src/acme-notes/integration.ts');
     expect(integration).toContain("slug: 'acme-notes'");
@@ -80,11 +99,16 @@ describe('platform init', () => {
 
   it('takes the slug from --slug, and prints human output with next steps for pnpm', async () => {
     const cwd = tempDir();
-    const result = await run(['init', '--slug', '3d-prints'], { cwd, env: cleanEnv({ npm_config_user_agent: 'pnpm/10.34.9 npm/? node/v20.20.2' }) });
+    const result = await run(['init', '--slug', '3d-prints'], {
+      cwd,
+      env: cleanEnv({ npm_config_user_agent: 'pnpm/10.34.9 npm/? node/v20.20.2' }),
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Created 3d-prints in ${cwd}`);
     expect(result.stdout).toContain('  src/3d-prints/widgets/Integration3dPrintsWidget.tsx');
-    expect(result.stdout).toMatch(/Next:\n {2}pnpm install\n {2}pnpm exec platform validate\n {2}pnpm exec platform test\n/);
+    expect(result.stdout).toMatch(
+      /Next:\n {2}pnpm install\n {2}pnpm exec platform validate\n {2}pnpm exec platform test\n/,
+    );
   });
 
   it('refuses a non-empty directory without --force, and with it keeps the files it does not own', async () => {
@@ -103,12 +127,17 @@ describe('platform init', () => {
     expect(forced.result.code).toBe(0);
     expect(read(cwd, 'notes.txt')).toBe('mine\n');
     expect(read(cwd, 'docs/setup.md')).toBe('# My own setup page\n');
-    expect(readJson(cwd, 'platform.json').integrations).toEqual([{ slug: 'acme', entry: 'src/acme/integration.ts' }]);
+    expect(readJson(cwd, 'platform.json').integrations).toEqual([
+      { slug: 'acme', entry: 'src/acme/integration.ts' },
+    ]);
   });
 
   it.each([
     [['--slug', 'Acme_Notes'], 'slug "Acme_Notes" is not kebab-case'],
-    [['--slug', 'acme', '--docs', '../outside.md'], '--docs "../outside.md" is neither a URL nor a path inside the project.'],
+    [
+      ['--slug', 'acme', '--docs', '../outside.md'],
+      '--docs "../outside.md" is neither a URL nor a path inside the project.',
+    ],
   ])('refuses %j with exit 2', async (args, message) => {
     const { result, envelope } = await init(args);
     expect(result.code).toBe(2);
@@ -143,9 +172,14 @@ describe('the scaffolded project', () => {
     const clean = await run(['check', '.'], { cwd: dir, command: biome });
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
 
-    writeFileSync(join(dir, 'src', 'i18n.ts'), "import i18n from 'i18next';\nimport { Trans } from 'react-i18next';\nexport const used = [i18n, Trans];\n");
+    writeFileSync(
+      join(dir, 'src', 'i18n.ts'),
+      "import i18n from 'i18next';\nimport { Trans } from 'react-i18next';\nexport const used = [i18n, Trans];\n",
+    );
     const banned = await run(['lint', 'src/i18n.ts'], { cwd: dir, command: biome });
     expect(banned.code).not.toBe(0);
-    expect(banned.stdout + banned.stderr).toMatch(/noRestrictedImports[\s\S]*import from next-intl, never i18next[\s\S]*noRestrictedImports/);
+    expect(banned.stdout + banned.stderr).toMatch(
+      /noRestrictedImports[\s\S]*import from next-intl, never i18next[\s\S]*noRestrictedImports/,
+    );
   });
 });

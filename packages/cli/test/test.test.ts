@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestReport } from '@platform/cli';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { envelopeOf, linkRepoNodeModules, run, useTempDirs, writeFiles } from './_helpers.js';
+import { envelopeOf, linkRepoNodeModules, run, tempDirectories, writeFiles } from './_helpers.js';
 
-const tempDir = useTempDirs();
+const tempDir = tempDirectories();
 
 // A project whose tests partly fail: one assertion at a known line, and a file that cannot load.
 const FILES = {
@@ -49,10 +49,14 @@ describe('platform test', () => {
     expect(result.code).toBe(1);
     const appendix = result.stdout.slice(result.stdout.indexOf('Failures appendix'));
     expect(appendix).toContain('Failures appendix (2)');
-    expect(appendix).toContain('math > subtracts\n     src/math.test.ts:9\n     AssertionError: expected 2 to be 3 // Object.is equality');
+    expect(appendix).toContain(
+      'math > subtracts\n     src/math.test.ts:9\n     AssertionError: expected 2 to be 3 // Object.is equality',
+    );
     expect(appendix).toContain('(file)\n     src/broken.test.ts\n     the fixture cannot load');
     expect(result.stdout).not.toContain('\u001b[');
-    expect(result.stderr).toContain('Error [tests_failed] 1 of 4 tests failed, and 1 test file(s) failed to run.');
+    expect(result.stderr).toContain(
+      'Error [tests_failed] 1 of 4 tests failed, and 1 test file(s) failed to run.',
+    );
     expect(result.stderr).toContain('Hint: Fix the failing tests listed in the appendix above');
   });
 
@@ -70,7 +74,14 @@ describe('platform test', () => {
     expect(result.code).toBe(1);
     const envelope = envelopeOf<TestReport>(result);
     expect(envelope.error?.code).toBe('tests_failed');
-    expect(envelope.data?.counts).toEqual({ total: 4, passed: 2, failed: 1, skipped: 1, todo: 0, failedFiles: 1 });
+    expect(envelope.data?.counts).toEqual({
+      total: 4,
+      passed: 2,
+      failed: 1,
+      skipped: 1,
+      todo: 0,
+      failedFiles: 1,
+    });
     expect(envelope.data?.failures).toHaveLength(2);
     expect(envelope.data?.failures).toContainEqual({
       name: 'math > subtracts',
@@ -87,7 +98,14 @@ describe('platform test', () => {
     expect(result.code).toBe(0);
     const envelope = envelopeOf<TestReport>(result);
     expect(envelope.ok).toBe(true);
-    expect(envelope.data?.counts).toEqual({ total: 1, passed: 1, failed: 0, skipped: 0, todo: 0, failedFiles: 0 });
+    expect(envelope.data?.counts).toEqual({
+      total: 1,
+      passed: 1,
+      failed: 0,
+      skipped: 0,
+      todo: 0,
+      failedFiles: 0,
+    });
     expect(envelope.data?.failures).toEqual([]);
   });
 
@@ -99,7 +117,7 @@ describe('platform test', () => {
     expect(envelopeOf(result).error).toEqual({
       code: 'tests_unavailable',
       message: `vitest is not installed in ${bare}.`,
-      hint: 'Install the project\'s dependencies (`npm install`), or add vitest: `npm install -D vitest@^4.1.12`.',
+      hint: "Install the project's dependencies (`npm install`), or add vitest: `npm install -D vitest@^4.1.12`.",
     });
   });
 });

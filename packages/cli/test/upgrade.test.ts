@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UpgradeReport } from '@platform/cli';
 import { describe, expect, it } from 'vitest';
-import { envelopeOf, run, useTempDirs, writeFiles } from './_helpers.js';
+import { envelopeOf, run, tempDirectories, writeFiles } from './_helpers.js';
 
-const tempDir = useTempDirs();
+const tempDir = tempDirectories();
 
 // A project on the 0.3 train, as CLI 0.2/0.3 scaffolded it.
 const OLD_PACKAGE = {
@@ -38,7 +38,13 @@ describe('platform upgrade', () => {
     const result = await run(['upgrade', '--check', '--json'], { cwd: dir });
     expect(result.code).toBe(0);
     const { data } = envelopeOf<UpgradeReport>(result);
-    expect(data).toMatchObject({ cli: '0.3.3', train: '0.4', applied: false, ahead: [], installCommand: 'npm install' });
+    expect(data).toMatchObject({
+      cli: '0.3.3',
+      train: '0.4',
+      applied: false,
+      ahead: [],
+      installCommand: 'npm install',
+    });
     expect(data?.schema).toEqual({ bundled: '0.4.0', project: '0.3.4', skewed: false });
     expect(data?.changes).toEqual(EXPECTED_CHANGES);
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
@@ -58,7 +64,11 @@ describe('platform upgrade', () => {
       zod: '^3.25.76',
       'next-intl': '4.14.8',
     });
-    expect(pkg.devDependencies).toEqual({ '@platform/cli': '^0.3.3', '@platform/harness': '^0.4.0', vitest: '^3.2.0' });
+    expect(pkg.devDependencies).toEqual({
+      '@platform/cli': '^0.3.3',
+      '@platform/harness': '^0.4.0',
+      vitest: '^3.2.0',
+    });
     expect(pkg.overrides).toEqual({ 'use-intl': '4.14.8' });
 
     const again = await run(['upgrade', '--json'], { cwd: dir });
@@ -76,11 +86,16 @@ describe('platform upgrade', () => {
   });
 
   it('refuses (exit 9) a project already past its train, naming the newer CLI to run', async () => {
-    const dir = project({ dependencies: { '@platform/sdk': '^0.5.0' }, devDependencies: { '@platform/cli': '^0.3.0' } });
+    const dir = project({
+      dependencies: { '@platform/sdk': '^0.5.0' },
+      devDependencies: { '@platform/cli': '^0.3.0' },
+    });
     const before = readFileSync(join(dir, 'package.json'), 'utf8');
     const check = await run(['upgrade', '--check', '--json'], { cwd: dir });
     expect(check.code).toBe(0);
-    expect(envelopeOf<UpgradeReport>(check).data?.ahead).toEqual([{ name: '@platform/sdk', range: '^0.5.0' }]);
+    expect(envelopeOf<UpgradeReport>(check).data?.ahead).toEqual([
+      { name: '@platform/sdk', range: '^0.5.0' },
+    ]);
 
     const result = await run(['upgrade', '--json'], { cwd: dir });
     expect(result.code).toBe(9);
@@ -100,7 +115,9 @@ describe('platform upgrade', () => {
     );
     const check = await run(['upgrade', '--check'], { cwd: dir });
     expect(check.code).toBe(0);
-    expect(check.stdout).toContain("integration-schema: the project's 0.4.1 is newer than the bundled 0.4.0 (skewed)");
+    expect(check.stdout).toContain(
+      "integration-schema: the project's 0.4.1 is newer than the bundled 0.4.0 (skewed)",
+    );
     const result = await run(['upgrade', '--json'], { cwd: dir });
     expect(result.code).toBe(9);
     expect(envelopeOf(result).error?.code).toBe('precondition_failed');

@@ -10,11 +10,11 @@ import {
   linkRepoNodeModules,
   projectFiles,
   run,
-  useTempDirs,
+  tempDirectories,
   writeFiles,
 } from './_helpers.js';
 
-const tempDir = useTempDirs();
+const tempDir = tempDirectories();
 
 function project(files: Record<string, string>): string {
   const dir = tempDir();
@@ -42,7 +42,12 @@ describe('platform validate on the example project', () => {
     expect(envelope.data?.findings).toEqual([]);
     expect(envelope.data?.summary).toEqual({ errors: 0, warnings: 0 });
     expect(envelope.data?.integrations).toEqual([
-      { slug: 'acme-notes', entry: 'src/acme-notes/integration.ts', definitionSlug: 'acme-notes', loaded: true },
+      {
+        slug: 'acme-notes',
+        entry: 'src/acme-notes/integration.ts',
+        definitionSlug: 'acme-notes',
+        loaded: true,
+      },
       { slug: 'acme-crm', entry: 'src/acme-crm/integration.ts', definitionSlug: 'acme-crm', loaded: true },
     ]);
     expect(envelope.data?.schema).toEqual({ bundled: '0.4.0', project: '0.4.0', skewed: false });
@@ -61,7 +66,10 @@ describe('platform validate on the example project', () => {
   it('colours with FORCE_COLOR, and NO_COLOR wins over it', async () => {
     const forced = await run(['validate'], { cwd: EXAMPLE_PROJECT, env: cleanEnv({ FORCE_COLOR: '1' }) });
     expect(forced.stdout).toContain('\u001b[32mNo findings.\u001b[39m');
-    const both = await run(['validate'], { cwd: EXAMPLE_PROJECT, env: cleanEnv({ FORCE_COLOR: '1', NO_COLOR: '1' }) });
+    const both = await run(['validate'], {
+      cwd: EXAMPLE_PROJECT,
+      env: cleanEnv({ FORCE_COLOR: '1', NO_COLOR: '1' }),
+    });
     expect(both.stdout).toContain('No findings.');
     expect(both.stdout).not.toContain('\u001b[');
   });
@@ -98,39 +106,69 @@ describe('definition.schema', () => {
 });
 
 describe('definition.load', () => {
-  const cases: [string, Record<string, string>, { path: string | RegExp; message: RegExp; hint: RegExp }][] = [
+  const cases: [string, Record<string, string>, { path: string | RegExp; message: RegExp; hint: RegExp }][] =
     [
-      'a syntax error',
-      { 'src/acme/integration.ts': "export default { slug: 'acme'\n" },
-      { path: /^src\/acme\/integration\.ts:2:\d+$/, message: /does not compile: Expected "}"/, hint: /^Fix the error at/ },
-    ],
-    [
-      'no default export',
-      { 'src/acme/integration.ts': "export const definition = { slug: 'acme' };\n" },
-      { path: 'src/acme/integration.ts', message: /has no default export \(it exports "definition"\)/, hint: /^Export the definition/ },
-    ],
-    [
-      'an error thrown while importing',
-      {
-        'src/acme/integration.ts': "import { settings } from './settings';\nexport default { slug: settings.slug };\n",
-        'src/acme/settings.ts': "const raw = undefined as unknown as string;\nexport const settings = JSON.parse(raw ?? '{');\n",
-      },
-      { path: /^src\/acme\/settings\.ts:2:\d+$/, message: /threw while importing: SyntaxError/, hint: /^Fix the error thrown at src\/acme\/settings\.ts:2/ },
-    ],
-    [
-      'a package that is not installed',
-      { 'src/acme/integration.ts': "import { x } from 'not-installed-anywhere';\nexport default { slug: x };\n" },
-      { path: /^src\/acme\/integration\.ts:1:\d+$/, message: /Could not resolve "not-installed-anywhere"/, hint: /^Install the project's dependencies/ },
-    ],
-    [
-      'an entry that does not exist',
-      {},
-      { path: 'src/acme/integration.ts', message: /the entry "src\/acme\/integration\.ts" of "acme" does not exist/, hint: /^Create src\/acme\/integration\.ts/ },
-    ],
-  ];
+      [
+        'a syntax error',
+        { 'src/acme/integration.ts': "export default { slug: 'acme'\n" },
+        {
+          path: /^src\/acme\/integration\.ts:2:\d+$/,
+          message: /does not compile: Expected "}"/,
+          hint: /^Fix the error at/,
+        },
+      ],
+      [
+        'no default export',
+        { 'src/acme/integration.ts': "export const definition = { slug: 'acme' };\n" },
+        {
+          path: 'src/acme/integration.ts',
+          message: /has no default export \(it exports "definition"\)/,
+          hint: /^Export the definition/,
+        },
+      ],
+      [
+        'an error thrown while importing',
+        {
+          'src/acme/integration.ts':
+            "import { settings } from './settings';\nexport default { slug: settings.slug };\n",
+          'src/acme/settings.ts':
+            "const raw = undefined as unknown as string;\nexport const settings = JSON.parse(raw ?? '{');\n",
+        },
+        {
+          path: /^src\/acme\/settings\.ts:2:\d+$/,
+          message: /threw while importing: SyntaxError/,
+          hint: /^Fix the error thrown at src\/acme\/settings\.ts:2/,
+        },
+      ],
+      [
+        'a package that is not installed',
+        {
+          'src/acme/integration.ts':
+            "import { x } from 'not-installed-anywhere';\nexport default { slug: x };\n",
+        },
+        {
+          path: /^src\/acme\/integration\.ts:1:\d+$/,
+          message: /Could not resolve "not-installed-anywhere"/,
+          hint: /^Install the project's dependencies/,
+        },
+      ],
+      [
+        'an entry that does not exist',
+        {},
+        {
+          path: 'src/acme/integration.ts',
+          message: /the entry "src\/acme\/integration\.ts" of "acme" does not exist/,
+          hint: /^Create src\/acme\/integration\.ts/,
+        },
+      ],
+    ];
 
   it.each(cases)('reports %s as an error finding and exits 3', async (_name, files, expected) => {
-    const dir = project({ ...projectFiles({}), 'platform.json': '{ "integrations": [{ "slug": "acme", "entry": "src/acme/integration.ts" }] }', ...files });
+    const dir = project({
+      ...projectFiles({}),
+      'platform.json': '{ "integrations": [{ "slug": "acme", "entry": "src/acme/integration.ts" }] }',
+      ...files,
+    });
     const { result, envelope } = await validate(dir);
     expect(result.code).toBe(3);
     const findings = findingsOf(envelope.data, 'definition.load');
@@ -145,7 +183,9 @@ describe('definition.load', () => {
   });
 
   it('keeps partner console output off stdout, so the JSON envelope stays one value', async () => {
-    const dir = project(projectFiles({ acme: `console.log('hello from the definition');\nexport default { slug: 'acme' };\n` }));
+    const dir = project(
+      projectFiles({ acme: `console.log('hello from the definition');\nexport default { slug: 'acme' };\n` }),
+    );
     const { result, envelope } = await validate(dir);
     expect(envelope.ok).toBe(true);
     expect(result.stderr).toContain('hello from the definition');
@@ -156,7 +196,10 @@ describe('project findings', () => {
   const clean = entrySource(`{ slug: 'acme' }`);
 
   it('project.host-compiler-rules: a warning when tsconfig.json lacks noUncheckedIndexedAccess; warnings alone exit 0', async () => {
-    const dir = project({ ...projectFiles({ acme: clean }), 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' });
+    const dir = project({
+      ...projectFiles({ acme: clean }),
+      'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+    });
     const { result, envelope } = await validate(dir);
     expect(result.code).toBe(0);
     expect(envelope.ok).toBe(true);
@@ -174,7 +217,8 @@ describe('project findings', () => {
   it('project.host-compiler-rules: follows extends (with comments in the JSON)', async () => {
     const dir = project({
       ...projectFiles({ acme: clean }),
-      'tsconfig.base.json': '{\n  // shared\n  "compilerOptions": { "noUncheckedIndexedAccess": true, },\n}\n',
+      'tsconfig.base.json':
+        '{\n  // shared\n  "compilerOptions": { "noUncheckedIndexedAccess": true, },\n}\n',
       'tsconfig.json': '{ "extends": "./tsconfig.base.json", "compilerOptions": { "strict": true } }\n',
     });
     const { envelope } = await validate(dir);
@@ -201,7 +245,10 @@ describe('project findings', () => {
     const dir = project(
       projectFiles(
         { acme: clean },
-        { docs: ['docs/setup.md', 'docs/missing.md', 'https://acme.example/help'], files: { 'docs/setup.md': '# Setup\n' } },
+        {
+          docs: ['docs/setup.md', 'docs/missing.md', 'https://acme.example/help'],
+          files: { 'docs/setup.md': '# Setup\n' },
+        },
       ),
     );
     const { result, envelope } = await validate(dir);
@@ -221,7 +268,9 @@ describe('project findings', () => {
     const dir = project({ ...projectFiles({ acme: clean }), 'platform.json': '{ "integrations": [ }' });
     const { result, envelope } = await validate(dir);
     expect(result.code).toBe(3);
-    expect(findingsOf(envelope.data, 'project.manifest')[0]?.message).toMatch(/^platform\.json: \(root\): is not valid JSON/);
+    expect(findingsOf(envelope.data, 'project.manifest')[0]?.message).toMatch(
+      /^platform\.json: \(root\): is not valid JSON/,
+    );
   });
 
   it('exits 1 with project_not_found where there is no platform.json', async () => {
@@ -240,8 +289,12 @@ describe('collisions across the integrations of one manifest', () => {
   it('collision.widget-id: two integrations declare the same widget id', async () => {
     const dir = project(
       projectFiles({
-        'acme-notes': entrySource(`{ slug: 'acme-notes', components: { widgets: [${widget('shared-board')}] } }`),
-        'acme-crm': entrySource(`{ slug: 'acme-crm', components: { widgets: [${widget('acme-crm-list')}, ${widget('shared-board')}] } }`),
+        'acme-notes': entrySource(
+          `{ slug: 'acme-notes', components: { widgets: [${widget('shared-board')}] } }`,
+        ),
+        'acme-crm': entrySource(
+          `{ slug: 'acme-crm', components: { widgets: [${widget('acme-crm-list')}, ${widget('shared-board')}] } }`,
+        ),
       }),
     );
     const { result, envelope } = await validate(dir);
@@ -251,7 +304,8 @@ describe('collisions across the integrations of one manifest', () => {
         id: 'collision.widget-id',
         severity: 'error',
         path: 'components.widgets.1.id',
-        message: 'acme-crm: widget id "shared-board" is also declared by "acme-notes" (src/acme-notes/integration.ts); widget ids are global',
+        message:
+          'acme-crm: widget id "shared-board" is also declared by "acme-notes" (src/acme-notes/integration.ts); widget ids are global',
       }),
     ]);
   });
@@ -259,8 +313,12 @@ describe('collisions across the integrations of one manifest', () => {
   it('collision.tool-name: acme-notes + sync and acme + notes_sync both become acme_notes_sync', async () => {
     const dir = project(
       projectFiles({
-        'acme-notes': entrySource(`{ slug: 'acme-notes', tools: [{ name: 'sync', description: 'Sync' }, { name: 'search', description: 'Search' }] }`),
-        acme: entrySource(`{ slug: 'acme', tools: [{ name: 'notes_sync', description: 'Sync notes' }, { name: 'search', description: 'Search' }] }`),
+        'acme-notes': entrySource(
+          `{ slug: 'acme-notes', tools: [{ name: 'sync', description: 'Sync' }, { name: 'search', description: 'Search' }] }`,
+        ),
+        acme: entrySource(
+          `{ slug: 'acme', tools: [{ name: 'notes_sync', description: 'Sync notes' }, { name: 'search', description: 'Search' }] }`,
+        ),
       }),
     );
     const { result, envelope } = await validate(dir);
@@ -270,7 +328,8 @@ describe('collisions across the integrations of one manifest', () => {
         id: 'collision.tool-name',
         severity: 'error',
         path: 'tools.0.name',
-        message: 'acme: tool "notes_sync" becomes "acme_notes_sync", the same name as tool "sync" of "acme-notes"',
+        message:
+          'acme: tool "notes_sync" becomes "acme_notes_sync", the same name as tool "sync" of "acme-notes"',
       }),
     ]);
   });
@@ -289,8 +348,16 @@ describe('icons/pro-only', () => {
     expect(result.code).toBe(0);
     const findings = findingsOf(envelope.data, 'icons/pro-only');
     expect(findings.map((item) => [item.severity, item.path, item.hint])).toEqual([
-      ['warning', 'components.widgets.1.icon', 'Use the free icon "house" instead, or pick another from the free set.'],
-      ['warning', 'components.widgets.2.icon', 'Use the free icon "house-chimney" instead, or pick another from the free set.'],
+      [
+        'warning',
+        'components.widgets.1.icon',
+        'Use the free icon "house" instead, or pick another from the free set.',
+      ],
+      [
+        'warning',
+        'components.widgets.2.icon',
+        'Use the free icon "house-chimney" instead, or pick another from the free set.',
+      ],
       [
         'warning',
         'components.widgets.3.icon',
@@ -315,7 +382,8 @@ describe('schema skew', () => {
 
   it('fails with precondition_failed (exit 9) before loading anything when the project schema is newer', async () => {
     const dir = skewedProject({
-      'node_modules/@platform/integration-schema/package.json': '{ "name": "@platform/integration-schema", "version": "0.5.0" }',
+      'node_modules/@platform/integration-schema/package.json':
+        '{ "name": "@platform/integration-schema", "version": "0.5.0" }',
     });
     const { result, envelope } = await validate(dir);
     expect(result.code).toBe(9);
@@ -331,7 +399,8 @@ describe('schema skew', () => {
     const dir = skewedProject({
       'node_modules/@platform/integration-schema/package.json': '{ "version": "0.4.0" }',
       'node_modules/@platform/sdk/package.json': '{ "version": "0.5.1" }',
-      'node_modules/@platform/sdk/node_modules/@platform/integration-schema/package.json': '{ "version": "0.5.1" }',
+      'node_modules/@platform/sdk/node_modules/@platform/integration-schema/package.json':
+        '{ "version": "0.5.1" }',
     });
     const { result, envelope } = await validate(dir);
     expect(result.code).toBe(9);

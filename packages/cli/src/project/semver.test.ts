@@ -34,9 +34,12 @@ describe('minimumOfRange', () => {
     expect(minimumOfRange(range)).toEqual(parseVersion(version));
   });
 
-  it.each(['workspace:*', 'file:../sdk.tgz', 'latest', '*', '^0.3.0 || ^0.4.0'])('cannot read %s', (range) => {
-    expect(minimumOfRange(range)).toBeUndefined();
-  });
+  it.each(['workspace:*', 'file:../sdk.tgz', 'latest', '*', '^0.3.0 || ^0.4.0'])(
+    'cannot read %s',
+    (range) => {
+      expect(minimumOfRange(range)).toBeUndefined();
+    },
+  );
 
   it('names the train of a version', () => {
     expect(trainOf(parseVersion('0.4.7')!)).toBe('0.4');

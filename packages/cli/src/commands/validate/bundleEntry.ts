@@ -112,7 +112,9 @@ function sourceImportMeta(): Plugin {
           filename: args.path,
         };
         return {
-          contents: contents.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: string) => JSON.stringify(meta[key])),
+          contents: contents.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: string) =>
+            JSON.stringify(meta[key]),
+          ),
           loader: LOADERS[extname(args.path)] ?? 'default',
           resolveDir: dirname(args.path),
         };
