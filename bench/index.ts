@@ -1,7 +1,9 @@
 // `npm run bench`: every benchmark, each printed with ratios against a baseline measured in the same run.
 import { benchDefinition } from './definition.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
+import { benchValidate } from './validate.bench.js';
 
 console.log(`Platform benchmarks: node ${process.version}, ${process.platform}/${process.arch}`);
 await benchDefinition();
 await benchInvokeAction();
+await benchValidate();

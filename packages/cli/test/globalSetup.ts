@@ -1,23 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { buildCli } from '../../../scripts/build-cli.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-
-/**
- * Builds the packages the CLI's tests run or pack (`tsc -b` is incremental: a no-op when `dist`
- * is current, so `npm test` works on a fresh clone and stays cheap after `npm run build`).
- */
+/** The CLI's tests drive the built binary: build it (and what it loads) when `dist` is missing or stale. */
 export default function setup(): void {
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-b',
-      'packages/integration-schema',
-      'packages/sdk',
-      'packages/ui',
-      'packages/cli',
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
+  buildCli();
 }

@@ -1,8 +1,8 @@
 import type { Command } from '../cli/defineCommand.js';
-import { initCommand } from './init/index.js';
-import { testCommand } from './test/index.js';
-import { upgradeCommand } from './upgrade/index.js';
-import { validateCommand } from './validate/index.js';
+import { initCommand } from './init/command.js';
+import { testCommand } from './test/command.js';
+import { upgradeCommand } from './upgrade/command.js';
+import { validateCommand } from './validate/command.js';
 
 /**
  * Every command of `platform`, in help order. The host-facing commands (login, use, sources,

@@ -1,5 +1,6 @@
 import { parseDefinition } from '@platform/integration-schema';
 import { type Progress, silentProgress } from '../../cli/progress.js';
+import { freeIconNames } from '../../icons/freeIconNames.js';
 import { MANIFEST_FILE, readManifest } from '../../project/readManifest.js';
 import { checkSchemaSkew, type SchemaSkew, schemaSkewError } from '../../project/schemaSkew.js';
 import { checkToolNameCollisions, checkWidgetIdCollisions } from './checkCollisions.js';
@@ -48,6 +49,9 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
   const { manifest, problems } = readManifest(projectDir);
   const schema = checkSchemaSkew(projectDir);
   if (schema.skewed) throw schemaSkewError(schema, projectDir, options.env ?? {});
+
+  // Start reading the free icon names now: the file reads overlap compiling and loading below.
+  freeIconNames().catch(() => undefined);
 
   const findings: Finding[] = problems.map((problem) =>
     finding('project.manifest', {
