@@ -3,6 +3,7 @@
 const schema = await import('@platform/integration-schema');
 const integration = await import('@platform/sdk/integration');
 const runtime = await import('@platform/sdk/runtime');
+const cli = await import('@platform/cli');
 
 console.log(`Platform: integration hosting (schema ${schema.SCHEMA_VERSION})
 
@@ -11,6 +12,7 @@ Ready in this workspace:
   @platform/sdk/integration     defineIntegration, error classes (${Object.keys(integration).length} exports)
   @platform/sdk/runtime         guest engine: createContext, invokeAction, webhooks, schedules (${Object.keys(runtime).length} exports)
   @platform/sdk/testing         createMockContext, invokeActivate
+  @platform/cli                 platform ${cli.CLI_VERSION}: ${cli.COMMANDS.map((command) => command.name).join(', ')} (npm run build, then node packages/cli/dist/bin.js --help)
 
-Coming next: the host server (platform-host serve on PGlite), the CLI (platform), the harness and UI.
+Coming next: the host server (platform-host serve on PGlite), the CLI's host commands, the harness and UI.
 Run the tests with: npm test`);
