@@ -36,8 +36,10 @@ export async function runMain(
   commands: readonly AnyCommand[],
 ): Promise<void> {
   const [name, ...rest] = argv;
-  const json = rest.includes('--json') || name === '--json';
-  const color = shouldUseColor(io.stdout, io.env);
+  // `--json` counts only before `--`: what follows belongs to another tool (vitest).
+  const separator = rest.indexOf('--');
+  const json = (separator === -1 ? rest : rest.slice(0, separator)).includes('--json') || name === '--json';
+  const color = shouldUseColor(io.stdout, io.env) && !json;
   const style = createStyle(color);
   const errorStyle = createStyle(shouldUseColor(io.stderr, io.env));
 
