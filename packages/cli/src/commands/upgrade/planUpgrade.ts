@@ -73,20 +73,30 @@ export function planUpgrade(packageJson: PackageJson, manager: PackageManager): 
     const dependencies = { ...(sections.dependencies ?? {}), 'next-intl': NEXT_INTL_VERSION };
     upgraded.dependencies = dependencies;
     changes.push({ name: 'next-intl', section: 'dependencies', from: null, to: NEXT_INTL_VERSION });
-    const [key, holder] =
-      manager === 'pnpm'
-        ? ['pnpm.overrides', (upgraded.pnpm ?? {}) as { overrides?: Record<string, unknown> }]
-        : ['overrides', upgraded as { overrides?: Record<string, unknown> }];
-    const overrides = { ...(holder.overrides ?? {}) };
-    for (const [name, version] of Object.entries(NEXT_INTL_OVERRIDES)) {
-      if (overrides[name] !== undefined) continue;
-      overrides[name] = version;
-      changes.push({ name, section: key, from: null, to: version });
-    }
-    if (manager === 'pnpm') upgraded.pnpm = { ...holder, overrides };
-    else upgraded.overrides = overrides;
+    holdNextIntlParts(upgraded, manager, changes);
   }
   return { changes, ahead, upgraded: upgraded as PackageJson };
+}
+
+// Adds the next-intl overrides where the package manager reads them from package.json: npm's
+// `overrides`, pnpm's `pnpm.overrides`. Existing entries win.
+function holdNextIntlParts(
+  upgraded: Record<string, unknown>,
+  manager: PackageManager,
+  changes: PackageChange[],
+): void {
+  const pnpm = (upgraded.pnpm ?? {}) as { overrides?: Record<string, unknown> };
+  const current =
+    manager === 'pnpm' ? pnpm.overrides : (upgraded.overrides as Record<string, unknown> | undefined);
+  const overrides = { ...(current ?? {}) };
+  const section = manager === 'pnpm' ? 'pnpm.overrides' : 'overrides';
+  for (const [name, version] of Object.entries(NEXT_INTL_OVERRIDES)) {
+    if (overrides[name] !== undefined) continue;
+    overrides[name] = version;
+    changes.push({ name, section, from: null, to: version });
+  }
+  if (manager === 'pnpm') upgraded.pnpm = { ...pnpm, overrides };
+  else upgraded.overrides = overrides;
 }
 
 function nonEmpty(sections: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
