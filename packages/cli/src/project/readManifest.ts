@@ -28,6 +28,14 @@ export interface ManifestProblem {
   readonly hint: string;
 }
 
+/**
+ * True for a doc given as a URL (`https://...`, any scheme): recorded as it is, never a local file.
+ * @example isDocUrl('https://acme.example/help') // true; isDocUrl('docs/setup.md') // false
+ */
+export function isDocUrl(doc: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(doc);
+}
+
 const KNOWN_KEYS = new Set(['integrations', 'docs', 'source', '$schema']);
 
 /**

@@ -3,6 +3,7 @@ import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'no
 import { isKebabCase, kebabCaseMessage, toKebabCase } from '@platform/integration-schema';
 import { CliError } from '../../cli/CliError.js';
 import { detectPackageManager, type PackageManager } from '../../project/packageJson.js';
+import { isDocUrl } from '../../project/readManifest.js';
 import { scaffoldFiles } from './scaffoldFiles.js';
 
 /** What `initProject` needs. */
@@ -87,7 +88,7 @@ function relativeOrAbsolute(cwd: string, directory: string): string {
 
 // A doc is a URL (recorded as it is) or a relative path inside the project (created).
 function checkDoc(doc: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(doc)) return doc;
+  if (isDocUrl(doc)) return doc;
   const path = normalize(doc).split(sep).join('/');
   if (doc === '' || isAbsolute(doc) || path === '..' || path.startsWith('../')) {
     throw new CliError('usage', `--docs "${doc}" is neither a URL nor a path inside the project.`, {

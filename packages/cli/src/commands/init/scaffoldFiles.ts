@@ -1,4 +1,5 @@
 import { NEXT_INTL_OVERRIDES, NEXT_INTL_VERSION, PLATFORM_PINS } from '../../project/pins.js';
+import { isDocUrl } from '../../project/readManifest.js';
 
 /** What the scaffold is made of. */
 export interface ScaffoldOptions {
@@ -138,7 +139,7 @@ export function scaffoldFiles(options: ScaffoldOptions): Record<string, string> 
     [`src/${slug}/widgets/${component}.tsx`]: widget(name, component),
   };
   for (const doc of options.docs) {
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(doc)) files[doc] = docFile(doc, name);
+    if (!isDocUrl(doc)) files[doc] = docFile(doc, name);
   }
   return files;
 }

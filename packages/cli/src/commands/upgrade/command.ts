@@ -10,9 +10,10 @@ export const upgradeCommand = defineCommand<UpgradeOptions, UpgradeReport>({
   summary: "Move the pinned @platform/* packages to this CLI's train; --check only checks",
   description: [
     'Rewrites package.json so that @platform/sdk, ui, integration-schema and harness are on the train',
-    `of the schema this CLI bundles and @platform/cli is at least ${CLI_VERSION}; adds next-intl when moving to 0.4. Never moves a`,
-    'package down. Install afterwards with your package manager. --check reports the same plan and',
-    "whether the project's installed integration-schema is newer than this CLI's (schema skew).",
+    `of the schema this CLI bundles, and @platform/cli is at least ${CLI_VERSION}; adds next-intl when`,
+    'moving to 0.4. Never moves a package down. Install afterwards with your package manager.',
+    "--check reports the same plan and whether the project's installed integration-schema is newer",
+    "than this CLI's (schema skew).",
   ],
   options: {
     check: { type: 'boolean', description: 'Only report what would change and whether the schema is skewed' },

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { DefinitionProblem } from '@platform/integration-schema';
 import type { Message } from 'esbuild';
 import type { ManifestIntegration } from '../../project/readManifest.js';
 import { bundleEntry } from './bundleEntry.js';
@@ -111,6 +112,15 @@ async function importEntry(
   };
 }
 
+/** `definition.schema` for one problem of a definition, at its definition path. */
+export function schemaFinding(integration: ManifestIntegration, problem: DefinitionProblem): Finding {
+  return finding('definition.schema', {
+    message: `${integration.slug} (${integration.entry}): ${problem.message}`,
+    path: problem.path,
+    hint: `Fix ${problem.path} in the definition of "${integration.slug}" as the message says.`,
+  });
+}
+
 class LoadTimeout extends Error {}
 
 interface DefinitionErrorLike {
@@ -136,11 +146,7 @@ function thrownAtLoad(
     return {
       ...(typeof thrown.slug === 'string' ? { definitionSlug: thrown.slug } : {}),
       findings: thrown.problems.map((problem) =>
-        finding('definition.schema', {
-          message: `${integration.slug} (${integration.entry}): ${String(problem.message)}`,
-          path: String(problem.path),
-          hint: `Fix ${String(problem.path)} in the definition of "${integration.slug}" as the message says.`,
-        }),
+        schemaFinding(integration, { path: String(problem.path), message: String(problem.message) }),
       ),
     };
   }

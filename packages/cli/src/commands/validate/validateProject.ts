@@ -8,7 +8,7 @@ import { checkCompilerRules } from './checkCompilerRules.js';
 import { checkDocs } from './checkDocs.js';
 import { checkIcons } from './checkIcons.js';
 import { type Finding, finding } from './finding.js';
-import { type LoadedIntegration, loadDefinitions } from './loadDefinitions.js';
+import { type LoadedIntegration, loadDefinitions, schemaFinding } from './loadDefinitions.js';
 
 /** What `validateProject` needs. */
 export interface ValidateOptions {
@@ -101,15 +101,7 @@ function checkIntegration(integration: LoadedIntegration): Finding[] {
   if ('definition' in integration) {
     const parsed = parseDefinition(integration.definition);
     if (!parsed.ok) {
-      findings.push(
-        ...parsed.problems.map((problem) =>
-          finding('definition.schema', {
-            message: `${integration.slug} (${integration.entry}): ${problem.message}`,
-            path: problem.path,
-            hint: `Fix ${problem.path} in the definition of "${integration.slug}" as the message says.`,
-          }),
-        ),
-      );
+      findings.push(...parsed.problems.map((problem) => schemaFinding(integration, problem)));
     }
   }
   if (integration.definitionSlug !== undefined && integration.definitionSlug !== integration.slug) {
