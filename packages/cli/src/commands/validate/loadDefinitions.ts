@@ -18,7 +18,7 @@ export interface LoadedIntegration extends ManifestIntegration {
   readonly findings: readonly Finding[];
 }
 
-/** How long one entry may take to import before it is reported as hanging. */
+/** How long one entry may take to import, by default, before it is reported as hanging. */
 export const LOAD_TIMEOUT_MS = 15_000;
 
 /**
@@ -30,6 +30,7 @@ export const LOAD_TIMEOUT_MS = 15_000;
 export async function loadDefinitions(
   projectDir: string,
   integrations: readonly ManifestIntegration[],
+  timeoutMs = LOAD_TIMEOUT_MS,
 ): Promise<LoadedIntegration[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'platform-validate-'));
   try {
@@ -59,7 +60,7 @@ export async function loadDefinitions(
         });
       } else {
         writeFileSync(bundle.outfile, bundle.result.code);
-        loaded.push(await importEntry(projectDir, integration, bundle.outfile));
+        loaded.push(await importEntry(projectDir, integration, bundle.outfile, timeoutMs));
       }
     }
     return loaded;
@@ -72,10 +73,11 @@ async function importEntry(
   projectDir: string,
   integration: ManifestIntegration,
   outfile: string,
+  timeoutMs: number,
 ): Promise<LoadedIntegration> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LoadTimeout()), LOAD_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new LoadTimeout(timeoutMs)), timeoutMs);
     timer.unref();
   });
   let namespace: Record<string, unknown>;
@@ -121,7 +123,14 @@ export function schemaFinding(integration: ManifestIntegration, problem: Definit
   });
 }
 
-class LoadTimeout extends Error {}
+class LoadTimeout extends Error {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
+  }
+}
 
 interface DefinitionErrorLike {
   readonly slug?: unknown;
@@ -154,7 +163,7 @@ function thrownAtLoad(
     return {
       findings: [
         finding('definition.load', {
-          message: `${integration.entry} did not finish importing within ${LOAD_TIMEOUT_MS / 1000} s`,
+          message: `${integration.entry} did not finish importing within ${thrown.timeoutMs / 1000} s`,
           path: integration.entry,
           hint: 'Remove top-level awaits or network calls from the entry and the modules it imports; a definition must import without waiting on anything.',
         }),

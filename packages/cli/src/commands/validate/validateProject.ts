@@ -16,6 +16,8 @@ export interface ValidateOptions {
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly progress?: Progress;
+  /** How long one entry may take to import (default 15 s). */
+  readonly loadTimeoutMs?: number;
 }
 
 /** One integration of the manifest as validate saw it. */
@@ -67,7 +69,7 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
   const step = progress.start(`Loading ${count} integration${count === 1 ? '' : 's'}`);
   let loaded: LoadedIntegration[];
   try {
-    loaded = await loadDefinitions(projectDir, manifest.integrations);
+    loaded = await loadDefinitions(projectDir, manifest.integrations, options.loadTimeoutMs);
   } finally {
     step.stop();
   }
