@@ -1,5 +1,5 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests import the public package names; the source condition points them at `src` so no build is
 // needed. Vite's own defaults stay, so `require()` inside CommonJS packages keeps resolving as Node does.
@@ -19,6 +19,10 @@ export default defineConfig({
     // Host tests start PGlite, migrate and bundle fixtures: seconds, not milliseconds.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Fixture projects are partner projects the CLI's tests run the CLI on, not tests of this tree.
+    exclude: [...configDefaults.exclude, 'packages/*/test/fixtures/**'],
+    // The CLI's tests drive the built `platform` binary; this builds it (and what it loads) when stale.
+    globalSetup: ['./packages/cli/test/globalSetup.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
     typecheck: {
       enabled: true,

@@ -3,9 +3,11 @@ import { benchActionsRoute } from './actionsRoute.bench.js';
 import { benchDefinition } from './definition.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
+import { benchValidate } from './validate.bench.js';
 
 console.log(`Platform benchmarks: node ${process.version}, ${process.platform}/${process.arch}`);
 await benchDefinition();
 await benchInvokeAction();
 await benchActionsRoute();
 await benchUiSize();
+await benchValidate();

@@ -1,1 +1,51 @@
-export {};
+export { CliError, type CliErrorBody, type CliErrorOptions, toCliError } from './cli/CliError.js';
+export {
+  type Command,
+  type CommandContext,
+  defineCommand,
+  type OptionSpec,
+  type ParsedCommandLine,
+} from './cli/defineCommand.js';
+export { ExitError } from './cli/ExitError.js';
+export { type CommandResult, type Envelope, toEnvelope } from './cli/envelope.js';
+export { type CliErrorCode, ERROR_EXIT_CODES, EXIT_CODES, type ExitCode } from './cli/exitCodes.js';
+export { createProgress, type Progress, silentProgress } from './cli/progress.js';
+export { type MainIO, type OutputStream, runMain } from './cli/runMain.js';
+export { createStyle, type Style, shouldUseColor } from './cli/terminal.js';
+export { COMMANDS } from './commands/index.js';
+export {
+  type InitOptions,
+  type InitReport,
+  initCommand,
+  initProject,
+  scaffoldFiles,
+} from './commands/init/index.js';
+export { runProjectTests, type TestOptions, type TestReport, testCommand } from './commands/test/index.js';
+export {
+  type UpgradeOptions,
+  type UpgradeReport,
+  upgradeCommand,
+  upgradeProject,
+} from './commands/upgrade/index.js';
+export {
+  effectiveToolName,
+  FINDING_SEVERITY,
+  type Finding,
+  type FindingId,
+  type Severity,
+  type ValidateOptions,
+  type ValidateReport,
+  validateCommand,
+  validateProject,
+} from './commands/validate/index.js';
+export { closestName } from './icons/closestName.js';
+export { freeIconNames } from './icons/freeIconNames.js';
+export {
+  MANIFEST_FILE,
+  type Manifest,
+  type ManifestIntegration,
+  readManifest,
+} from './project/readManifest.js';
+export { checkSchemaSkew, type SchemaSkew } from './project/schemaSkew.js';
+export { compareVersions, minimumOfRange, parseVersion } from './project/semver.js';
+export { CLI_VERSION } from './version.js';

@@ -1,0 +1,11 @@
+import { CliError } from '../cli/CliError.js';
+import type { ParsedCommandLine } from '../cli/defineCommand.js';
+
+/** Refuses positional arguments for a command that takes none. */
+export function noPositionals(command: string, commandLine: ParsedCommandLine): void {
+  if (commandLine.positionals.length === 0 && commandLine.passthrough.length === 0) return;
+  const extra = [...commandLine.positionals, ...commandLine.passthrough].join(' ');
+  throw new CliError('usage', `platform ${command} takes no arguments (got "${extra}").`, {
+    hint: `Pass the project directory with --cwd <dir>; run \`platform ${command} --help\` for the options.`,
+  });
+}

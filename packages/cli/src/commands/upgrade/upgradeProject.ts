@@ -1,0 +1,75 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from '../../cli/CliError.js';
+import { detectPackageManager, oneOffCommand, readPackageJson } from '../../project/packageJson.js';
+import { CLI_TRAIN } from '../../project/pins.js';
+import { checkSchemaSkew, type SchemaSkew, schemaSkewError } from '../../project/schemaSkew.js';
+import { CLI_VERSION } from '../../version.js';
+import { type AheadPackage, type PackageChange, planUpgrade } from './planUpgrade.js';
+
+/** What `upgrade` needs. */
+export interface UpgradeOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Report only; change nothing. */
+  readonly check: boolean;
+}
+
+/** What `platform upgrade` reports (`data` of its JSON envelope). */
+export interface UpgradeReport {
+  readonly project: string;
+  readonly cli: string;
+  /** This CLI's release train (`0.4`). */
+  readonly train: string;
+  readonly schema: SchemaSkew;
+  readonly changes: readonly PackageChange[];
+  readonly ahead: readonly AheadPackage[];
+  /** True when package.json was rewritten (never with `--check`). */
+  readonly applied: boolean;
+  /** What to run after the change to install it (`npm install`). */
+  readonly installCommand: string;
+}
+
+/**
+ * Moves the project's pinned `@platform/*` packages onto this CLI's train (and adds next-intl
+ * when moving to 0.4), or with `check` only reports that and the schema skew. Refuses, changing
+ * nothing, when the project is already past this CLI.
+ */
+export async function upgradeProject(options: UpgradeOptions): Promise<UpgradeReport> {
+  const packageJson = readPackageJson(options.cwd);
+  if (packageJson === undefined) {
+    throw new CliError('project_not_found', `No readable package.json in ${options.cwd}.`, {
+      hint: 'Run the command in the project folder, or pass --cwd <dir>.',
+    });
+  }
+  const manager = detectPackageManager(options.cwd, options.env);
+  const schema = checkSchemaSkew(options.cwd);
+  const plan = planUpgrade(packageJson, manager);
+  const report: UpgradeReport = {
+    project: options.cwd,
+    cli: CLI_VERSION,
+    train: CLI_TRAIN,
+    schema,
+    changes: plan.changes,
+    ahead: plan.ahead,
+    applied: false,
+    installCommand: `${manager} install`,
+  };
+  if (options.check) return report;
+  if (schema.skewed) throw schemaSkewError(schema, options.cwd, options.env);
+  if (plan.ahead.length > 0) {
+    const list = plan.ahead.map((item) => `${item.name} ${item.range}`).join(', ');
+    throw new CliError(
+      'precondition_failed',
+      `The project is past this CLI's train (${CLI_TRAIN}): ${list}. @platform/cli ${CLI_VERSION} does not move packages down.`,
+      {
+        hint: `Run \`${oneOffCommand(manager)} @platform/cli@latest upgrade\` to upgrade with the newest CLI instead.`,
+      },
+    );
+  }
+  if (plan.changes.length === 0) return report;
+  const path = join(options.cwd, 'package.json');
+  const indent = /^[ \t]+(?=")/m.exec(readFileSync(path, 'utf8'))?.[0] ?? '  ';
+  writeFileSync(path, `${JSON.stringify(plan.upgraded, null, indent)}\n`);
+  return { ...report, applied: true };
+}

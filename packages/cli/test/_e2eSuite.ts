@@ -1,0 +1,103 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestReport, ValidateReport } from '@platform/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INSTALL,
+  installEnv,
+  installedPlatform,
+  note,
+  packWorkspacePackages,
+  registryStatus,
+  scaffoldAgainstTarballs,
+} from './_e2e.js';
+import { envelopeOf, run } from './_helpers.js';
+
+/**
+ * End to end with one package manager: `platform init` outside this repo, install (workspace
+ * packages from tarballs, third-party packages from the registry), then the installed `platform`
+ * binary validates and tests the project, which also type-checks and passes its lint preset.
+ * Skipped, with the reason printed, only when the registry is unreachable.
+ */
+export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise<void> {
+  const registry = await registryStatus();
+  if (!registry.reachable) note(`${manager} end-to-end tests skipped: ${registry.reason}.`);
+  const title = `a project made by platform init, installed with ${manager}${registry.reachable ? '' : ` (skipped: ${registry.reason})`}`;
+
+  describe.skipIf(!registry.reachable)(title, () => {
+    let root: string;
+    let app: string;
+    let platform: ReturnType<typeof installedPlatform>;
+
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), `platform-e2e-${manager}-`));
+      const tarballs = packWorkspacePackages(root);
+      app = await scaffoldAgainstTarballs(root, tarballs, manager);
+      const install = await run(INSTALL[manager].args, {
+        cwd: app,
+        command: INSTALL[manager].command,
+        env: installEnv(),
+        timeoutMs: 600_000,
+      });
+      if (install.code !== 0)
+        throw new Error(`${manager} install failed (${install.code}):\n${install.stdout}\n${install.stderr}`);
+      if (manager === 'pnpm') expect(install.stdout + install.stderr).not.toContain('Ignored build scripts');
+      platform = installedPlatform(app);
+    }, 600_000);
+
+    afterAll(() => {
+      if (root !== undefined) rmSync(root, { recursive: true, force: true });
+    });
+
+    it('installs the platform binary from the packed @platform/cli', () => {
+      expect(existsSync(platform.command)).toBe(true);
+      expect(existsSync(join(app, 'node_modules', '@platform', 'cli', 'dist', 'bin.js'))).toBe(true);
+    });
+
+    it('passes platform validate', async () => {
+      const result = await run(['validate', '--json'], { cwd: app, ...platform });
+      expect(result.code, result.stderr).toBe(0);
+      const report = envelopeOf<ValidateReport>(result).data;
+      expect(report?.findings).toEqual([]);
+      expect(report?.integrations).toEqual([
+        { slug: 'app', entry: 'src/app/integration.ts', definitionSlug: 'app', loaded: true },
+      ]);
+      // Under pnpm the schema is not hoisted: it is found through the project's sdk.
+      expect(report?.schema).toEqual({ bundled: '0.4.0', project: '0.4.0', skewed: false });
+    });
+
+    it('passes platform test', async () => {
+      const result = await run(['test', '--json'], { cwd: app, ...platform });
+      expect(result.code, result.stderr).toBe(0);
+      expect(envelopeOf<TestReport>(result).data?.counts).toEqual({
+        total: 2,
+        passed: 2,
+        failed: 0,
+        skipped: 0,
+        todo: 0,
+        failedFiles: 0,
+      });
+    });
+
+    it('type-checks under strict and noUncheckedIndexedAccess (harness.config.ts aside)', async () => {
+      writeFileSync(join(app, 'tsconfig.e2e.json'), '{ "extends": "./tsconfig.json", "include": ["src"] }\n');
+      const result = await run(['--noEmit', '-p', 'tsconfig.e2e.json'], {
+        cwd: app,
+        command: join(app, 'node_modules', '.bin', 'tsc'),
+        env: platform.env,
+      });
+      rmSync(join(app, 'tsconfig.e2e.json'));
+      expect(result.code, result.stdout).toBe(0);
+    });
+
+    it('passes its lint preset', async () => {
+      const result = await run(['check', '.'], {
+        cwd: app,
+        command: join(app, 'node_modules', '.bin', 'biome'),
+        env: platform.env,
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+    });
+  });
+}

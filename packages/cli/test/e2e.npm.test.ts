@@ -1,0 +1,3 @@
+import { describeInstalledProject } from './_e2eSuite.js';
+
+await describeInstalledProject('npm');

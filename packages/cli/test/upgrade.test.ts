@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { UpgradeReport } from '@platform/cli';
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, run, tempDirectories, writeFiles } from './_helpers.js';
+
+const tempDir = tempDirectories();
+
+// A project on the 0.3 train, as CLI 0.2/0.3 scaffolded it.
+const OLD_PACKAGE = {
+  name: 'acme-notes',
+  private: true,
+  dependencies: { '@platform/sdk': '^0.3.0', '@platform/ui': '^0.3.1', react: '^19.0.0', zod: '^3.25.76' },
+  devDependencies: { '@platform/cli': '^0.2.0', '@platform/harness': '^0.3.0', vitest: '^3.2.0' },
+};
+
+function project(pkg: object, files: Record<string, string> = {}): string {
+  const dir = tempDir();
+  writeFiles(dir, { 'package.json': `${JSON.stringify(pkg, null, 2)}\n`, ...files });
+  return dir;
+}
+
+const EXPECTED_CHANGES = [
+  { name: '@platform/sdk', section: 'dependencies', from: '^0.3.0', to: '^0.4.0' },
+  { name: '@platform/ui', section: 'dependencies', from: '^0.3.1', to: '^0.4.0' },
+  { name: '@platform/cli', section: 'devDependencies', from: '^0.2.0', to: '^0.3.3' },
+  { name: '@platform/harness', section: 'devDependencies', from: '^0.3.0', to: '^0.4.0' },
+  { name: 'next-intl', section: 'dependencies', from: null, to: '4.14.8' },
+  { name: 'use-intl', section: 'overrides', from: null, to: '4.14.8' },
+];
+
+describe('platform upgrade', () => {
+  it('--check reports what would change and the schema skew, and changes nothing', async () => {
+    const dir = project(OLD_PACKAGE, {
+      'node_modules/@platform/integration-schema/package.json': '{ "version": "0.3.4" }',
+    });
+    const before = readFileSync(join(dir, 'package.json'), 'utf8');
+    const result = await run(['upgrade', '--check', '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const { data } = envelopeOf<UpgradeReport>(result);
+    expect(data).toMatchObject({
+      cli: '0.3.3',
+      train: '0.4',
+      applied: false,
+      ahead: [],
+      installCommand: 'npm install',
+    });
+    expect(data?.schema).toEqual({ bundled: '0.4.0', project: '0.3.4', skewed: false });
+    expect(data?.changes).toEqual(EXPECTED_CHANGES);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
+  });
+
+  it('moves the pinned @platform/* packages to the 0.4 train and adds next-intl; a second run changes nothing', async () => {
+    const dir = project(OLD_PACKAGE);
+    const result = await run(['upgrade'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Changed in package.json:');
+    expect(result.stdout).toContain('Run `npm install` to install them.');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toEqual({
+      '@platform/sdk': '^0.4.0',
+      '@platform/ui': '^0.4.0',
+      react: '^19.0.0',
+      zod: '^3.25.76',
+      'next-intl': '4.14.8',
+    });
+    expect(pkg.devDependencies).toEqual({
+      '@platform/cli': '^0.3.3',
+      '@platform/harness': '^0.4.0',
+      vitest: '^3.2.0',
+    });
+    expect(pkg.overrides).toEqual({ 'use-intl': '4.14.8' });
+
+    const again = await run(['upgrade', '--json'], { cwd: dir });
+    expect(envelopeOf<UpgradeReport>(again).data).toMatchObject({ changes: [], applied: false });
+  });
+
+  it('never moves a package down, and leaves ranges it cannot read alone', async () => {
+    const dir = project({
+      dependencies: { '@platform/sdk': '^0.4.2', '@platform/ui': 'workspace:*', 'next-intl': '4.14.8' },
+      devDependencies: { '@platform/cli': '^0.3.5' },
+    });
+    const result = await run(['upgrade', '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(envelopeOf<UpgradeReport>(result).data?.changes).toEqual([]);
+  });
+
+  it('refuses (exit 9) a project already past its train, naming the newer CLI to run', async () => {
+    const dir = project({
+      dependencies: { '@platform/sdk': '^0.5.0' },
+      devDependencies: { '@platform/cli': '^0.3.0' },
+    });
+    const before = readFileSync(join(dir, 'package.json'), 'utf8');
+    const check = await run(['upgrade', '--check', '--json'], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(envelopeOf<UpgradeReport>(check).data?.ahead).toEqual([
+      { name: '@platform/sdk', range: '^0.5.0' },
+    ]);
+
+    const result = await run(['upgrade', '--json'], { cwd: dir });
+    expect(result.code).toBe(9);
+    expect(envelopeOf(result).error).toEqual({
+      code: 'precondition_failed',
+      message:
+        "The project is past this CLI's train (0.4): @platform/sdk ^0.5.0. @platform/cli 0.3.3 does not move packages down.",
+      hint: 'Run `npx @platform/cli@latest upgrade` to upgrade with the newest CLI instead.',
+    });
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
+  });
+
+  it('--check reports an installed schema newer than the bundled one as skewed; upgrade then refuses', async () => {
+    const dir = project(
+      { dependencies: { '@platform/sdk': '^0.4.0' } },
+      { 'node_modules/@platform/integration-schema/package.json': '{ "version": "0.4.1" }' },
+    );
+    const check = await run(['upgrade', '--check'], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(
+      "integration-schema: the project's 0.4.1 is newer than the bundled 0.4.0 (skewed)",
+    );
+    const result = await run(['upgrade', '--json'], { cwd: dir });
+    expect(result.code).toBe(9);
+    expect(envelopeOf(result).error?.code).toBe('precondition_failed');
+  });
+
+  it('fails with project_not_found where there is no package.json', async () => {
+    const result = await run(['upgrade', '--json'], { cwd: tempDir() });
+    expect(result.code).toBe(1);
+    expect(envelopeOf(result).error?.code).toBe('project_not_found');
+  });
+});
