@@ -20,6 +20,18 @@ export interface TestHost extends Host {
   ): Promise<{ userId: string; token: string }>;
 }
 
+// Set by runSuitesOnPostgres(): hosts started without a databaseUrl then get a fresh PostgreSQL schema.
+let postgresBaseUrl: string | undefined;
+
+/**
+ * Makes every `startTestHost()` in the suites imported afterwards run on PostgreSQL, each host on
+ * a schema of its own that is dropped when the host closes. A `*.pg.test.ts` file calls it and then
+ * imports the PGlite suites, so every route rule runs on both engines.
+ */
+export function runSuitesOnPostgres(baseUrl: string): void {
+  postgresBaseUrl = baseUrl;
+}
+
 /**
  * A host on PGlite in memory (or PostgreSQL when `databaseUrl` is given) with one user, one
  * account, a bearer token, and the fixture projects installed and activated.
@@ -27,7 +39,25 @@ export interface TestHost extends Host {
 export async function startTestHost(
   options: CreateHostOptions & { projects?: readonly string[]; activate?: boolean } = {},
 ): Promise<TestHost> {
-  const host = await createHost({ logger: pino({ level: 'silent' }), ...options });
+  const schema =
+    options.databaseUrl === undefined && postgresBaseUrl !== undefined
+      ? await pgSchema(postgresBaseUrl, 'suite')
+      : undefined;
+  const created = await createHost({
+    logger: pino({ level: 'silent' }),
+    ...options,
+    ...(schema === undefined ? {} : { databaseUrl: schema.url }),
+  });
+  const host: Host =
+    schema === undefined
+      ? created
+      : {
+          ...created,
+          async close() {
+            await created.close();
+            await schema.drop();
+          },
+        };
   const user = await createUser(host.db, {
     email: `owner-${randomBytes(4).toString('hex')}@example.test`,
     name: 'Owner',
