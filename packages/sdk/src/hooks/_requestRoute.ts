@@ -10,6 +10,28 @@ export type RouteResult =
   | { readonly ok: false; readonly error: IntegrationRequestErrorInit };
 
 /**
+ * `GET` of one of an integration's JSON routes, same-origin credentials, with `fetch` defaulting
+ * to `globalThis.fetch` at call time; the envelope is read by {@link requestRoute}.
+ */
+export function getRoute(
+  url: string,
+  options: { readonly fetch?: FetchFunction | undefined; readonly signal?: AbortSignal | undefined },
+  what: string,
+): Promise<RouteResult> {
+  return requestRoute(
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    url,
+    {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+    what,
+  );
+}
+
+/**
  * Calls one of an integration's JSON routes and reads its envelope (`{ ok: true, data }` or
  * `{ ok: false, error: { code, message, issues?, devError? } }`). Never throws: a request that
  * fails is `network_error` (status 0), a body that is not the envelope is `invalid_response`.

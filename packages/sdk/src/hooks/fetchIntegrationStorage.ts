@@ -1,4 +1,4 @@
-import { type FetchFunction, requestRoute } from './_requestRoute.js';
+import { type FetchFunction, getRoute } from './_requestRoute.js';
 import { integrationRoutePath } from './_routePath.js';
 import { IntegrationRequestError } from './IntegrationActionError.js';
 import type { AccountOptions } from './integrationActionUrl.js';
@@ -42,17 +42,7 @@ export async function fetchIntegrationStorage<const K extends string>(
 
   const query = new URLSearchParams({ accountId: options.accountId, keys: keys.join(',') });
   if (options.scope !== undefined) query.set('scope', options.scope);
-  const result = await requestRoute(
-    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    `${integrationRoutePath(slug, 'storage')}?${query}`,
-    {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    },
-    what,
-  );
+  const result = await getRoute(`${integrationRoutePath(slug, 'storage')}?${query}`, options, what);
   if (!result.ok) throw new IntegrationRequestError(result.error);
   const data = result.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

@@ -1,4 +1,4 @@
-import { type FetchFunction, requestRoute } from './_requestRoute.js';
+import { type FetchFunction, getRoute } from './_requestRoute.js';
 import { integrationRoutePath } from './_routePath.js';
 import { IntegrationRequestError } from './IntegrationActionError.js';
 import type { AccountOptions } from './integrationActionUrl.js';
@@ -43,17 +43,7 @@ export type PartnerConnectionCheck = (
 export function createPartnerConnectionCheck(slug: string): PartnerConnectionCheck {
   return async (accountId, options = {}) => {
     const what = `The OAuth status route of "${slug}"`;
-    const result = await requestRoute(
-      options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      partnerOAuthStatusUrl(slug, { accountId }),
-      {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        credentials: 'same-origin',
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      },
-      what,
-    );
+    const result = await getRoute(partnerOAuthStatusUrl(slug, { accountId }), options, what);
     if (!result.ok) throw new IntegrationRequestError(result.error);
     const status = readStatus(result.data);
     if (status === null) {
