@@ -32,6 +32,8 @@ export interface JobLogEntry {
   readonly finishedAt: string | null;
   readonly durationMs: number | null;
   readonly error: string | null;
+  /** The instance running it, or the one that finished it. */
+  readonly instance: string | null;
 }
 
 /** Stores a job; with `uniqueKey`, a second insert of the same key is a no-op (answers undefined). */
@@ -137,7 +139,9 @@ export async function finishJob(
   const { rowCount } = await db.query(
     `UPDATE jobs SET status = $3, last_error = $4, duration_ms = $5,
        finished_at = CASE WHEN $3 = 'queued' THEN NULL ELSE $6::timestamptz END,
-       run_at = COALESCE($7::timestamptz, run_at), locked_by = NULL, locked_until = NULL
+       run_at = COALESCE($7::timestamptz, run_at), locked_until = NULL,
+       -- A finished job keeps the instance that finished it, for the log.
+       locked_by = CASE WHEN $3 = 'queued' THEN NULL ELSE locked_by END
      WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
     [
       input.jobId,
@@ -178,7 +182,7 @@ export async function listJobs(
   filter: { slug?: string | undefined; accountId?: string | undefined; limit: number },
 ): Promise<JobLogEntry[]> {
   const { rows } = await db.query(
-    `SELECT id, kind, integration_slug, account_id, payload, status, attempts, created_at, run_at, finished_at, duration_ms, last_error
+    `SELECT id, kind, integration_slug, account_id, payload, status, attempts, created_at, run_at, finished_at, duration_ms, last_error, locked_by
      FROM jobs WHERE ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
      ORDER BY created_at DESC, id LIMIT $3`,
     [filter.slug ?? null, filter.accountId ?? null, filter.limit],
@@ -197,5 +201,6 @@ export async function listJobs(
     finishedAt: iso(row.finished_at),
     durationMs: (row.duration_ms as number | null) ?? null,
     error: (row.last_error as string | null) ?? null,
+    instance: (row.locked_by as string | null) ?? null,
   }));
 }
