@@ -100,6 +100,23 @@ describe('scheduler', () => {
     expect(await host.events.scheduler.tick()).toBe(2);
   });
 
+  it('fails a run whose worker died instead of running it twice', async () => {
+    at('2026-11-22T10:30:00Z');
+    expect(await host.events.scheduler.tick()).toBe(2);
+    await host.db.query(
+      "UPDATE jobs SET status = 'running', locked_by = 'dead', locked_until = $1, attempts = 1 WHERE status = 'queued'",
+      [new Date(nowMs + 1000)],
+    );
+    at('2026-11-22T10:30:02Z');
+    expect(await host.events.worker.drain()).toBe(0);
+    expect(events.__testEvents).toEqual([]);
+    const failed = (await queued()).filter((row) => row.status === 'failed');
+    expect(failed.slice(-2)).toEqual([
+      expect.objectContaining({ last_error: 'the worker running it stopped before it finished' }),
+      expect.objectContaining({ last_error: 'the worker running it stopped before it finished' }),
+    ]);
+  });
+
   it('limits jobs per integration in one instance so one integration cannot take every slot', async () => {
     const worker = (await import('@platform/host')).createJobWorker(host.services, {
       concurrency: 4,

@@ -73,7 +73,8 @@ export async function enqueueJob(
 }
 
 /**
- * Claims one ready job (queued and due, or running with an expired lease: its worker died) for
+ * Claims one ready job (queued and due, or running with an expired lease and attempts left: its
+ * worker died; without attempts left `failAbandonedJobs` fails it) for
  * `worker`, skipping rows other workers hold and integrations at their concurrency limit.
  * `FOR UPDATE SKIP LOCKED` behaves alike on PGlite (one connection) and PostgreSQL.
  */
@@ -85,7 +86,8 @@ export async function claimJob(
     `UPDATE jobs SET status = 'running', locked_by = $1, locked_until = $3, attempts = attempts + 1, started_at = $2
      WHERE id = (
        SELECT id FROM jobs
-       WHERE ((status = 'queued' AND run_at <= $2) OR (status = 'running' AND locked_until <= $2))
+       WHERE ((status = 'queued' AND run_at <= $2)
+              OR (status = 'running' AND locked_until <= $2 AND attempts < max_attempts))
          AND NOT (integration_slug = ANY($4::text[]))
        ORDER BY run_at, created_at
        LIMIT 1
