@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { sign } from '@octokit/webhooks-methods';
+import { writeSecret } from '@platform/host';
 import autocannon from 'autocannon';
 import pino from 'pino';
-import { writeSecret } from '../packages/host/src/store/secrets.js';
 import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
 
 interface IngestResult {

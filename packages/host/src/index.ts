@@ -14,3 +14,4 @@ export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
+export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';
