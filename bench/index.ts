@@ -4,10 +4,12 @@ import { benchDefinition } from './definition.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
 import { benchValidate } from './validate.bench.js';
+import { benchWebhookIngest } from './webhookIngest.bench.js';
 
 console.log(`Platform benchmarks: node ${process.version}, ${process.platform}/${process.arch}`);
 await benchDefinition();
 await benchInvokeAction();
 await benchActionsRoute();
+await benchWebhookIngest();
 await benchUiSize();
 await benchValidate();

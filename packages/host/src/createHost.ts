@@ -7,6 +7,8 @@ import type { Db } from './db/Db.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/openDb.js';
 import { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
+import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
+import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 import { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
 import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 import type { Runtime } from './runtime/Runtime.js';
@@ -24,12 +26,26 @@ export interface CreateHostOptions {
   readonly egress?: HostFetchOptions;
   readonly env?: Record<string, string | undefined>;
   readonly now?: () => Date;
+  /** The job worker and scheduler of this instance (started by `host.events.start()`). */
+  readonly events?: { readonly worker?: JobWorkerOptions; readonly scheduler?: SchedulerOptions };
+}
+
+/** The background side of one instance: the job queue's worker and the cron scheduler. */
+export interface HostEvents {
+  readonly worker: JobWorker;
+  readonly scheduler: Scheduler;
+  /** Starts polling for jobs and ticking schedules (`platform-host serve` does). */
+  start(): void;
+  /** Stops both; jobs in flight get `drainMs` to finish, the rest go back to the queue. */
+  stop(drainMs: number): Promise<number>;
 }
 
 export interface Host {
   readonly app: Hono;
   readonly services: HostServices;
   readonly db: Db;
+  readonly events: HostEvents;
+  /** Stops the events (10 s drain), then closes the runtime and the database. */
   close(): Promise<void>;
 }
 
@@ -65,11 +81,27 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       publicOrigin: options.publicOrigin,
       now: options.now ?? (() => new Date()),
     };
+    const worker = createJobWorker(services, options.events?.worker);
+    const scheduler = createScheduler(services, options.events?.scheduler);
+    const events: HostEvents = {
+      worker,
+      scheduler,
+      start() {
+        worker.start();
+        scheduler.start();
+      },
+      async stop(drainMs) {
+        await scheduler.stop();
+        return worker.stop(drainMs);
+      },
+    };
     return {
       app: createHostApp(services),
       services,
       db,
+      events,
       async close() {
+        await events.stop(10_000);
         await runtime.close();
         await fetch.close();
         await db.close();

@@ -5,9 +5,11 @@ import type { HostServices } from './HostServices.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
+import { deliveryRoutes } from './routes/deliveries.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 /**
  * The host's HTTP surface as one `(Request) => Promise<Response>` app: tests call `app.request()`,
@@ -44,6 +46,8 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', storageRoutes(services));
   app.route('/api/integrations', activationRoutes(services));
   app.route('/api/integrations', oauthRoutes(services));
+  app.route('/api/integrations', webhookRoutes(services));
+  app.route('/api/integrations', deliveryRoutes(services));
 
   app.notFound((c) =>
     errorResponse(c, 404, 'invalid_request', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),

@@ -1,13 +1,17 @@
-export { type CreateHostOptions, createHost, type Host } from './createHost.js';
+export { type CreateHostOptions, createHost, type Host, type HostEvents } from './createHost.js';
 export { createHostApp } from './createHostApp.js';
 export type { Db, Queryable, QueryResult } from './db/Db.js';
 export { migrate } from './db/migrate.js';
 export { openDb } from './db/openDb.js';
 export { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
 export type { HostFetch } from './egress/HostFetch.js';
+export { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
+export { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
+export { type JobLogEntry, listJobs } from './events/jobs.js';
 export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
 export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
+export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { type JobLogEntry, listJobs } from '../events/jobs.js';
 import {
   addSeat,
   addSourceAccount,
@@ -275,6 +276,24 @@ export async function adminAddActivation(
       version: version.number,
       activatedBy: email,
       ...outcome,
+    };
+  });
+}
+
+/** The webhook delivery and schedule run log, newest first, optionally for one integration and/or account. */
+export async function adminListDeliveries(
+  options: DataOptions & { integration?: string | undefined; account?: string | undefined; limit: number },
+): Promise<{ entries: JobLogEntry[] }> {
+  return withHost(options, 'admin', async (host) => {
+    if (options.integration !== undefined) await requireIntegration(host.db, options.integration);
+    const account =
+      options.account === undefined ? undefined : await requireAccount(host.db, options.account);
+    return {
+      entries: await listJobs(host.db, {
+        slug: options.integration,
+        accountId: account?.id,
+        limit: options.limit,
+      }),
     };
   });
 }

@@ -8,6 +8,7 @@ import {
   adminCreateSource,
   adminCreateToken,
   adminCreateUser,
+  adminListDeliveries,
   adminSetSecret,
 } from './admin.js';
 import { CliError } from './CliError.js';
@@ -227,6 +228,39 @@ export const adminCommands: readonly Command[] = [
         data: activation,
         text: `${activation.integration}@${activation.version} ${state} for account ${activation.account}`,
       };
+    },
+  ),
+  adminCommand(
+    'deliveries list',
+    'Show the webhook delivery and schedule run log (received, attempts, outcome, duration, error)',
+    [
+      '[--integration SLUG] [--account A] [--limit N]',
+      '  --limit N           how many, newest first (default 50)',
+      '  Error messages are stored with URLs redacted (query strings, user info).',
+    ],
+    { integration: str, account: str, limit: str },
+    async (_command, args, io) => {
+      const log = await adminListDeliveries({
+        ...dataOptionsFrom(args, io),
+        integration: optionalString(args, 'integration'),
+        account: optionalString(args, 'account'),
+        limit: integerOption(args, 'limit', { min: 1, max: 10_000 }, 50) ?? 50,
+      });
+      const lines = log.entries.map((entry) =>
+        [
+          entry.receivedAt,
+          entry.kind,
+          `${entry.integration}/${entry.target}`,
+          `account ${entry.accountId}`,
+          entry.status,
+          `attempts ${entry.attempts}`,
+          entry.durationMs === null ? '' : `${entry.durationMs} ms`,
+          entry.error ?? '',
+        ]
+          .filter((part) => part !== '')
+          .join('  '),
+      );
+      return { data: log, text: lines.length === 0 ? 'no deliveries or runs yet' : lines.join('\n') };
     },
   ),
 ];

@@ -27,6 +27,25 @@ export interface ServeOptions extends DataOptions {
   readonly shutdownTimeoutMs?: number | undefined;
 }
 
+const positive = (value: string | undefined) => {
+  const number = Number(value);
+  return value !== undefined && Number.isInteger(number) && number > 0 ? number : undefined;
+};
+
+/** Worker tuning from the environment: PLATFORM_JOB_CONCURRENCY, PLATFORM_JOB_PER_INTEGRATION, PLATFORM_JOB_LEASE_MS. */
+function eventOptions(env: Record<string, string | undefined>) {
+  const concurrency = positive(env.PLATFORM_JOB_CONCURRENCY);
+  const perIntegration = positive(env.PLATFORM_JOB_PER_INTEGRATION);
+  const leaseMs = positive(env.PLATFORM_JOB_LEASE_MS);
+  return {
+    worker: {
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(perIntegration === undefined ? {} : { perIntegration }),
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+    },
+  };
+}
+
 /** A request that works on a fresh host (it needs no vendor connection), printed as `curl`. */
 export interface TryIt {
   readonly description: string;
@@ -157,6 +176,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       databaseUrl: options.databaseUrl,
       env: { ...(options.env ?? {}) },
       logger,
+      events: eventOptions(options.env ?? {}),
     });
     if (options.databaseUrl && !options.env?.PLATFORM_SECRET_KEY) {
       logger.warn(
@@ -200,6 +220,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const shown = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address;
     const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
     logger.info({ url, engine: host.db.engine }, 'listening');
+    // Webhook deliveries and schedule runs: every instance works the shared queue and ticks.
+    host.events.start();
     const opened = host;
     let closing: Promise<void> | undefined;
     return {
@@ -214,7 +236,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       close() {
         closing ??= (async () => {
           try {
-            await stopServer(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS);
+            const bound = options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
+            await stopServer(server, bound);
+            // Jobs in flight get the same bound; the rest go back to the queue for other instances.
+            const handedBack = await opened.events.stop(bound);
+            if (handedBack > 0)
+              logger.warn({ jobs: handedBack }, 'jobs handed back to the queue at shutdown');
             await opened.close();
           } finally {
             await release();

@@ -46,8 +46,11 @@ export const serveCommand: Command = {
     '  --no-examples       install no example',
     '',
     'Environment: DATABASE_URL (PostgreSQL instead of PGlite), PLATFORM_SECRET_KEY (key for secrets',
-    'at rest; default generated into DIR/secret.key), LOG_LEVEL (default info).',
-    `SIGTERM or SIGINT: stops accepting, waits up to ${SHUTDOWN_TIMEOUT_MS / 1000} s for in-flight requests, exits 0.`,
+    'at rest; default generated into DIR/secret.key), LOG_LEVEL (default info); job workers:',
+    'PLATFORM_JOB_CONCURRENCY (default 8), PLATFORM_JOB_PER_INTEGRATION (4), PLATFORM_JOB_LEASE_MS (30000).',
+    'Every instance works the shared job queue (webhook deliveries, schedule runs) and ticks the scheduler.',
+    `SIGTERM or SIGINT: stops accepting, waits up to ${SHUTDOWN_TIMEOUT_MS / 1000} s for in-flight requests and jobs`,
+    '(the rest go back to the queue), exits 0.',
   ].join('\n'),
   options: {
     ...DATA_OPTION,

@@ -5,6 +5,7 @@ import type {
   Capabilities,
   DefinitionManifest,
   OnTokensErrorCode,
+  ParsedWebhookPayload,
   RunResult,
   ScheduleErrorCode,
   WebhookErrorCode,
@@ -41,6 +42,18 @@ export interface Runtime {
   invokeAction(
     call: RuntimeCall & { readonly actionName: string; readonly rawBody: string },
   ): Promise<ActionEnvelope>;
+  /**
+   * Finds a webhook and validates a raw body against its `payloadSchema` (`~standard.validate`),
+   * without running its handler: what ingress checks before it stores a delivery and answers 202.
+   * Partner schemas are partner code, so this runs where the rest of it runs. No capabilities:
+   * validation may not reach out. Never throws for a bad body (`invalid_payload`, with `issues`).
+   */
+  parseWebhookPayload(call: {
+    readonly version: RuntimeVersion;
+    readonly webhookId: string;
+    readonly rawBody: string;
+    readonly timeoutMs: number;
+  }): Promise<ParsedWebhookPayload>;
   deliverWebhook(
     call: RuntimeCall & { readonly webhookId: string; readonly rawBody: string },
   ): Promise<RunResult<WebhookErrorCode>>;

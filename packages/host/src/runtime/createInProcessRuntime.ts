@@ -10,6 +10,7 @@ import {
   deliverWebhook,
   describeDefinition,
   invokeAction,
+  parseWebhookPayload,
   runActivate,
   runOnTokens,
   runSchedule,
@@ -90,6 +91,21 @@ export function createInProcessRuntime(
         invokeAction(definition, call.actionName, call.rawBody, ctx, { mode: 'production' }),
         () => timedOut(ACTION_FAILED_MESSAGE),
       );
+    },
+    async parseWebhookPayload(call) {
+      const definition = await load(call.version);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`payload validation exceeded ${call.timeoutMs} ms`)),
+          call.timeoutMs,
+        );
+      });
+      try {
+        return await Promise.race([parseWebhookPayload(definition, call.webhookId, call.rawBody), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async deliverWebhook(call) {
       const { definition, ctx } = await context(call);

@@ -48,6 +48,10 @@ export async function readSecret(
   );
 }
 
+/**
+ * Encrypts and stores a secret in one tier, replacing its value (admin tiers, tests, benchmarks).
+ * @example await writeSecret(db, box, { scope: { slug, accountId, sourceId }, tier: 'account', name: 'GITHUB_WEBHOOK_SECRET', value });
+ */
 export async function writeSecret(
   db: Queryable,
   box: SecretBox,

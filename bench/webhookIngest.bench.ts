@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { sign } from '@octokit/webhooks-methods';
+import { writeSecret } from '@platform/host';
+import autocannon from 'autocannon';
+import pino from 'pino';
+import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
+
+interface IngestResult {
+  readonly name: string;
+  readonly acceptedPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly refused: number;
+  /** Handler runs per second when the worker works off what was accepted; undefined for the baseline. */
+  readonly handledPerSecond?: number;
+  readonly handled?: number;
+}
+
+const DURATION_S = 5;
+const CONNECTIONS = 10;
+const SECRET = 'bench-webhook-secret';
+const BODY = JSON.stringify({ id: 'evt_bench', action: 'opened', repository: { name: 'platform' } });
+
+function load(url: string, headers: Record<string, string>) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      { url, method: 'POST', connections: CONNECTIONS, duration: DURATION_S, headers, body: BODY },
+      (error: Error | null, result: autocannon.Result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function baseline(): Promise<IngestResult> {
+  const bare = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(202, { 'content-type': 'application/json' });
+      response.end('{"ok":true,"data":{"deliveryId":"x"}}');
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const result = await load(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, {});
+  await new Promise((resolve) => bare.close(resolve));
+  return {
+    name: 'bare node:http server answering 202',
+    acceptedPerSecond: result['2xx'] / DURATION_S,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    refused: result.non2xx,
+  };
+}
+
+/** Signed GitHub-style deliveries against the ingress route, then the worker runs every accepted one. */
+async function ingest(name: string, databaseUrl: string | undefined): Promise<IngestResult> {
+  const host = await startTestHost({
+    logger: pino({ level: 'silent' }),
+    projects: ['events'],
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+  });
+  const { rows } = await host.db.query("SELECT source_id FROM integrations WHERE slug = 'test-events'");
+  await writeSecret(host.db, host.services.secretBox, {
+    scope: { slug: 'test-events', accountId: host.accountId, sourceId: rows[0]!.source_id as string },
+    tier: 'account',
+    name: 'GITHUB_WEBHOOK_SECRET',
+    value: SECRET,
+  });
+  const server = serve({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrations/test-events/webhooks/github-push?accountId=${host.accountId}`;
+  const result = await load(url, {
+    'content-type': 'application/json',
+    'x-hub-signature-256': await sign(SECRET, BODY),
+  });
+  await new Promise((resolve) => server.close(resolve));
+
+  const started = performance.now();
+  const handled = await host.events.worker.drain();
+  const seconds = (performance.now() - started) / 1000;
+  (globalThis as { __testEvents?: unknown[] }).__testEvents = [];
+  await host.close();
+  return {
+    name,
+    acceptedPerSecond: result['2xx'] / DURATION_S,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    refused: result.non2xx,
+    handled,
+    handledPerSecond: handled / seconds,
+  };
+}
+
+export async function benchWebhookIngest(): Promise<void> {
+  const results: IngestResult[] = [await baseline()];
+  results.push(await ingest('webhook ingress, PGlite (HMAC check, schema, durable insert)', undefined));
+  const pgUrl = process.env.PLATFORM_TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = await pgSchema(pgUrl, 'bench_webhooks');
+    try {
+      results.push(
+        await ingest('webhook ingress, PostgreSQL (HMAC check, schema, durable insert)', schema.url),
+      );
+    } finally {
+      await schema.drop();
+    }
+  }
+  const base = results[0]!;
+  console.log(
+    `\nWebhook ingest under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each, GitHub-style signed body), then the worker (8 at once) runs every accepted delivery`,
+  );
+  console.log(
+    `  ${'target'.padEnd(64)} ${'accepted/s'.padStart(10)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'refused'.padStart(8)} ${'x bare'.padStart(8)} ${'handled/s'.padStart(10)}`,
+  );
+  for (const row of results) {
+    const handled =
+      row.handledPerSecond === undefined ? '' : `${Math.round(row.handledPerSecond)} (${row.handled})`;
+    console.log(
+      `  ${row.name.padEnd(64)} ${Math.round(row.acceptedPerSecond).toString().padStart(10)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.refused).padStart(8)} ${(row.acceptedPerSecond / base.acceptedPerSecond).toFixed(3).padStart(7)}x ${handled.padStart(10)}`,
+    );
+  }
+  if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { HostServices } from '../HostServices.js';
+import { claimJob, failAbandonedJobs, releaseJobs, renewLease } from './jobs.js';
+import { type JobOutcome, type RetryPolicy, runJob } from './runJob.js';
+
+export interface JobWorkerOptions {
+  /** Names this instance in `locked_by`; default host name + pid + random. */
+  readonly instanceId?: string;
+  /** Jobs running at once in this instance. Default 8. */
+  readonly concurrency?: number;
+  /** Jobs of one integration running at once in this instance, so one cannot starve the others. Default 4. */
+  readonly perIntegration?: number;
+  /** A claimed job is someone else's to take after this long without a heartbeat. Default 30 s. */
+  readonly leaseMs?: number;
+  /** How often an idle worker looks for jobs (real time). Default 250 ms. */
+  readonly pollMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+export interface JobWorker {
+  readonly instanceId: string;
+  /** Claims ready jobs into free slots and starts them; answers how many it started. */
+  fill(): Promise<number>;
+  /** Runs ready jobs until none is left (claims and waits); for tests and benchmarks. */
+  drain(): Promise<number>;
+  /** Polls in the background until `stop`. */
+  start(): void;
+  /**
+   * Stops claiming, waits up to `timeoutMs` for jobs in flight, then hands the rest back to the
+   * queue (lease ended now) for other instances. Answers how many were handed back.
+   */
+  stop(timeoutMs: number): Promise<number>;
+  /** Jobs running now in this instance. */
+  readonly inFlight: number;
+}
+
+/**
+ * The job queue's consumer for one host instance: claims jobs with `FOR UPDATE SKIP LOCKED`,
+ * keeps their leases alive while they run, and records outcomes (see `runJob`).
+ * @example const worker = createJobWorker(host.services); worker.start(); ...; await worker.stop(10_000);
+ */
+export function createJobWorker(services: HostServices, options: JobWorkerOptions = {}): JobWorker {
+  const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const concurrency = options.concurrency ?? 8;
+  const perIntegration = options.perIntegration ?? 4;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 250;
+  const retry: RetryPolicy = { baseMs: 1000, maxMs: 5 * 60_000, ...options.retry };
+  const running = new Map<string, Promise<JobOutcome>>();
+  const bySlug = new Map<string, number>();
+  const heartbeats = new Map<string, NodeJS.Timeout>();
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+  let filling: Promise<number> | undefined;
+
+  function launch(job: { id: string; slug: string } & Parameters<typeof runJob>[1]): void {
+    bySlug.set(job.slug, (bySlug.get(job.slug) ?? 0) + 1);
+    // The heartbeat runs on real time: a live worker keeps its job however the clock is driven.
+    const heartbeat = setInterval(
+      () => {
+        renewLease(services.db, {
+          jobId: job.id,
+          worker: instanceId,
+          until: new Date(services.now().getTime() + leaseMs),
+        }).catch((error) => services.logger.warn({ err: error, jobId: job.id }, 'lease renewal failed'));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    heartbeats.set(job.id, heartbeat);
+    const run = runJob(services, job, instanceId, retry)
+      .catch((error) => {
+        services.logger.error({ err: error, jobId: job.id }, 'job run failed');
+        return 'lost' as const;
+      })
+      .then((outcome) => {
+        services.logger.info(
+          { jobId: job.id, kind: job.kind, integration: job.slug, attempt: job.attempts, outcome },
+          'job',
+        );
+        return outcome;
+      })
+      .finally(() => {
+        clearInterval(heartbeat);
+        heartbeats.delete(job.id);
+        running.delete(job.id);
+        const left = (bySlug.get(job.slug) ?? 1) - 1;
+        if (left === 0) bySlug.delete(job.slug);
+        else bySlug.set(job.slug, left);
+        if (!stopped) schedule(0);
+      });
+    running.set(job.id, run);
+  }
+
+  async function fillSlots(): Promise<number> {
+    let started = 0;
+    while (running.size < concurrency) {
+      const full = [...bySlug].filter(([, count]) => count >= perIntegration).map(([slug]) => slug);
+      const job = await claimJob(services.db, {
+        worker: instanceId,
+        now: services.now(),
+        leaseMs,
+        skipSlugs: full,
+      });
+      if (job === undefined) break;
+      launch(job);
+      started += 1;
+    }
+    return started;
+  }
+
+  // One claim loop at a time per instance; callers share the one in progress.
+  function fill(): Promise<number> {
+    filling ??= fillSlots().finally(() => {
+      filling = undefined;
+    });
+    return filling;
+  }
+
+  function schedule(delay: number): void {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      fill()
+        .then(() => failAbandonedJobs(services.db, services.now()))
+        .catch((error) => services.logger.error({ err: error }, 'claiming jobs failed'))
+        .finally(() => {
+          if (!stopped) schedule(pollMs);
+        });
+    }, delay);
+  }
+
+  return {
+    instanceId,
+    get inFlight() {
+      return running.size;
+    },
+    fill,
+    async drain() {
+      let total = 0;
+      for (;;) {
+        total += await fill();
+        if (running.size === 0) {
+          await failAbandonedJobs(services.db, services.now());
+          const more = await fill();
+          total += more;
+          if (more === 0) return total;
+          continue;
+        }
+        await Promise.race(running.values());
+      }
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    async stop(timeoutMs) {
+      stopped = true;
+      clearTimeout(timer);
+      await filling?.catch(() => {});
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(running.values()),
+        new Promise((resolve) => {
+          bound = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(bound);
+      if (running.size === 0) return 0;
+      // Past the bound: stop vouching for these jobs so another instance takes them now.
+      for (const heartbeat of heartbeats.values()) clearInterval(heartbeat);
+      heartbeats.clear();
+      return releaseJobs(services.db, instanceId, services.now());
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { verifyWebhookSignature } from '@platform/sdk/runtime';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { enqueueJob } from '../events/jobs.js';
+import type { HostServices } from '../HostServices.js';
+import { readBundle } from '../store/integrations.js';
+import { readSecret } from '../store/secrets.js';
+import { errorResponse } from './_errors.js';
+
+/** Attempts of a webhook delivery (the first and its retries) before it is marked failed. */
+export const WEBHOOK_MAX_ATTEMPTS = 5;
+
+const TARGET_SQL = `
+SELECT v.id AS version_id, v.manifest, i.source_id, a.account_id IS NOT NULL AS active
+FROM integrations i
+JOIN versions v ON v.id = i.live_version_id
+LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = $2
+WHERE i.slug = $1`;
+
+// JSON is UTF-8 (RFC 8259): a body that is not is refused rather than altered.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * `POST /api/integrations/<slug>/webhooks/<webhookId>?accountId=`: vendor deliveries. In order:
+ * size limit (413), integration/webhook/activation (404), signature with the signing secret from
+ * the tiers (401, never a hint of the expected value), payload schema through the runtime (400
+ * with issues); then the raw body is stored durably as a job and answered 202 before the handler
+ * runs. The URL is the credential's address; the signature is the credential.
+ */
+export function webhookRoutes(services: HostServices): Hono {
+  const app = new Hono();
+  app.post(
+    '/:slug/webhooks/:webhookId',
+    bodyLimit({
+      maxSize: services.limits.webhookBodyBytes,
+      onError: (c) =>
+        errorResponse(
+          c,
+          413,
+          'payload_too_large',
+          `The delivery is larger than ${services.limits.webhookBodyBytes} bytes; ask the vendor for smaller events.`,
+        ),
+    }),
+    async (c) => {
+      const slug = c.req.param('slug');
+      const webhookId = c.req.param('webhookId');
+      const accountId = c.req.query('accountId') ?? '';
+      const { rows } = await services.db.query(TARGET_SQL, [slug, accountId]);
+      const row = rows[0];
+      const manifest = row?.manifest as DefinitionManifest | undefined;
+      const webhook = manifest?.webhooks.find((candidate) => candidate.id === webhookId);
+      if (row === undefined) {
+        return errorResponse(
+          c,
+          404,
+          'integration_not_found',
+          `No integration "${slug}" is installed on this host; check the URL registered with the vendor.`,
+        );
+      }
+      if (webhook === undefined) {
+        return errorResponse(
+          c,
+          404,
+          'webhook_not_found',
+          `Integration "${slug}" declares no webhook "${webhookId}"; check the URL registered with the vendor.`,
+        );
+      }
+      if (row.active !== true) {
+        return errorResponse(
+          c,
+          404,
+          'not_activated',
+          `Integration "${slug}" is not activated for account "${accountId}"; check the accountId in the URL registered with the vendor.`,
+        );
+      }
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      if (webhook.signature !== undefined) {
+        const secret = await readSecret(
+          services.db,
+          services.secretBox,
+          { slug, accountId, sourceId: row.source_id as string },
+          webhook.signature.secretName,
+        );
+        if (secret === undefined) {
+          services.logger.warn(
+            { integration: slug, accountId, webhookId, secretName: webhook.signature.secretName },
+            'webhook refused: its signing secret is not set in any tier',
+          );
+        }
+        const verdict =
+          secret === undefined
+            ? { valid: false, reason: 'the signing secret is not set up on this host' }
+            : await verifyWebhookSignature({
+                signature: webhook.signature,
+                headers: c.req.raw.headers,
+                rawBody: bytes,
+                secret,
+                now: services.now(),
+              });
+        if (!verdict.valid) {
+          return errorResponse(
+            c,
+            401,
+            'invalid_signature',
+            `The ${webhook.signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the raw body with the webhook's signing secret.`,
+          );
+        }
+      }
+      let rawBody: string;
+      try {
+        rawBody = utf8.decode(bytes);
+      } catch {
+        return errorResponse(
+          c,
+          400,
+          'invalid_payload',
+          'The body is not UTF-8; send the event as UTF-8 JSON.',
+        );
+      }
+      const versionId = row.version_id as string;
+      const parsed = await services.runtime.parseWebhookPayload({
+        version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
+        webhookId,
+        rawBody,
+        timeoutMs: services.limits.webhookTimeoutMs,
+      });
+      if (!parsed.ok) {
+        return errorResponse(c, 400, 'invalid_payload', parsed.error.message, {
+          ...(parsed.error.issues === undefined ? {} : { issues: parsed.error.issues }),
+        });
+      }
+      const now = services.now();
+      const deliveryId = await enqueueJob(services.db, {
+        kind: 'webhook',
+        slug,
+        accountId,
+        versionId,
+        target: webhookId,
+        body: rawBody,
+        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+        runAt: now,
+      });
+      return c.json({ ok: true, data: { deliveryId } }, 202);
+    },
+  );
+  return app;
+}

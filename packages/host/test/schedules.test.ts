@@ -1,0 +1,136 @@
+import { createScheduler, installProject } from '@platform/host';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deleteActivation, upsertActivation } from '../src/store/integrations.js';
+import { FIXTURES, startTestHost, type TestHost } from './_host.js';
+
+const SLUG = 'test-events';
+const events = globalThis as { __testEvents?: { event: string; actor: string; userStorage: string }[] };
+
+describe('scheduler', () => {
+  let host: TestHost;
+  let nowMs = Date.parse('2026-11-22T10:00:10Z');
+  const at = (iso: string) => {
+    nowMs = Date.parse(iso);
+  };
+  const queued = async () =>
+    (
+      await host.db.query(
+        "SELECT payload->>'target' AS target, version_id, run_at, status, last_error FROM jobs WHERE kind = 'schedule' ORDER BY created_at, payload->>'target'",
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    host = await startTestHost({ projects: ['events'], now: () => new Date(nowMs) });
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+  beforeEach(() => {
+    events.__testEvents = [];
+  });
+
+  it('fires each schedule once per account at each cron minute, as a machine actor', async () => {
+    at('2026-11-22T10:00:10Z');
+    expect(await host.events.scheduler.tick()).toBe(2); // 10:00 matches * * * * * and */5
+    // The same minute again, from this instance or another (a second scheduler on the same database).
+    expect(await host.events.scheduler.tick()).toBe(0);
+    at('2026-11-22T10:00:50Z');
+    expect(await createScheduler(host.services).tick()).toBe(0);
+    expect(await host.events.worker.drain()).toBe(2);
+    expect(events.__testEvents?.map((seen) => seen.event).sort()).toEqual(['every-five', 'every-minute']);
+    expect(events.__testEvents?.[0]).toMatchObject({
+      actor: 'machine',
+      userStorage: 'MachineActorStorageError',
+    });
+    at('2026-11-22T10:01:00Z');
+    expect(await host.events.scheduler.tick()).toBe(1);
+    expect((await queued()).map((row) => row.target)).toEqual(['every-five', 'every-minute', 'every-minute']);
+  });
+
+  it('after downtime runs one catch-up per schedule and account, not one per missed minute', async () => {
+    at('2026-11-22T10:17:20Z');
+    const before = (await queued()).length;
+    expect(await host.events.scheduler.tick()).toBe(2); // every-minute (10:17) and every-five (10:15)
+    expect(await host.events.scheduler.tick()).toBe(0);
+    const rows = (await queued()).slice(before);
+    expect(rows.map((row) => row.target).sort()).toEqual(['every-five', 'every-minute']);
+    await host.events.worker.drain();
+  });
+
+  it('records a run log, a failed run is not retried', async () => {
+    const response = await host.call(
+      `/api/integrations/${SLUG}/deliveries?accountId=${host.accountId}&limit=500`,
+    );
+    const { data } = (await response.json()) as { data: { entries: { kind: string; status: string }[] } };
+    expect(data.entries.length).toBeGreaterThanOrEqual(5);
+    expect(data.entries.every((entry) => entry.kind === 'schedule' && entry.status === 'succeeded')).toBe(
+      true,
+    );
+  });
+
+  it('a new version takes effect at the next tick; a deactivation too', async () => {
+    const { versions } = await installProject({
+      db: host.db,
+      runtime: host.services.runtime,
+      projectDir: `${FIXTURES}events`,
+    });
+    at('2026-11-22T10:18:00Z');
+    const before = (await queued()).length;
+    expect(await host.events.scheduler.tick()).toBe(1);
+    expect((await queued())[before]).toMatchObject({ target: 'every-minute', version_id: versions[0]!.id });
+
+    await deleteActivation(host.db, SLUG, host.accountId);
+    at('2026-11-22T10:19:00Z');
+    expect(await host.events.scheduler.tick()).toBe(0);
+    // A run queued before the deactivation does not run the handler for the deactivated account.
+    expect(await host.events.worker.drain()).toBe(1);
+    expect(events.__testEvents).toEqual([]);
+    expect((await queued()).at(-1)).toMatchObject({
+      status: 'failed',
+      last_error: expect.stringContaining('no longer activated'),
+    });
+
+    await upsertActivation(host.db, {
+      slug: SLUG,
+      accountId: host.accountId,
+      userId: host.userId,
+      data: null,
+    });
+    at('2026-11-22T10:20:00Z');
+    expect(await host.events.scheduler.tick()).toBe(2);
+  });
+
+  it('fails a run whose worker died instead of running it twice', async () => {
+    at('2026-11-22T10:30:00Z');
+    expect(await host.events.scheduler.tick()).toBe(2);
+    await host.db.query(
+      "UPDATE jobs SET status = 'running', locked_by = 'dead', locked_until = $1, attempts = 1 WHERE status = 'queued'",
+      [new Date(nowMs + 1000)],
+    );
+    at('2026-11-22T10:30:02Z');
+    expect(await host.events.worker.drain()).toBe(0);
+    expect(events.__testEvents).toEqual([]);
+    const failed = (await queued()).filter((row) => row.status === 'failed');
+    expect(failed.slice(-2)).toEqual([
+      expect.objectContaining({ last_error: 'the worker running it stopped before it finished' }),
+      expect.objectContaining({ last_error: 'the worker running it stopped before it finished' }),
+    ]);
+  });
+
+  it('limits jobs per integration in one instance so one integration cannot take every slot', async () => {
+    const worker = (await import('@platform/host')).createJobWorker(host.services, {
+      concurrency: 4,
+      perIntegration: 1,
+    });
+    await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
+    for (let index = 0; index < 3; index += 1) {
+      await host.app.request(`/api/integrations/${SLUG}/webhooks/flaky?accountId=${host.accountId}`, {
+        method: 'POST',
+        body: JSON.stringify({ id: `c${index}`, failures: 0 }),
+      });
+    }
+    expect(await worker.fill()).toBe(1);
+    expect(worker.inFlight).toBe(1);
+    await worker.stop(5000);
+  });
+});
