@@ -9,6 +9,7 @@ import { openDb } from './db/openDb.js';
 import { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
 import { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
 import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
+import { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
 import type { Runtime } from './runtime/Runtime.js';
 import { createSecretBox, loadSecretKey } from './secrets/SecretBox.js';
 
@@ -18,13 +19,22 @@ export interface CreateHostOptions {
   /** PostgreSQL instead of PGlite. */
   readonly databaseUrl?: string | undefined;
   readonly logger?: Logger;
-  readonly runtime?: Runtime;
+  /**
+   * Where partner code runs: a runtime, or `'isolated'` / `'in-process'`. Omitted: the
+   * `PLATFORM_RUNTIME` variable (of `env`, then of the process), else {@link DEFAULT_RUNTIME}.
+   */
+  readonly runtime?: Runtime | RuntimeKind;
   readonly limits?: Partial<HostLimits>;
   readonly publicOrigin?: string | undefined;
   readonly egress?: HostFetchOptions;
   readonly env?: Record<string, string | undefined>;
   readonly now?: () => Date;
 }
+
+export type RuntimeKind = 'isolated' | 'in-process';
+
+/** The runtime a host uses when neither the options nor `PLATFORM_RUNTIME` name one. */
+export const DEFAULT_RUNTIME: RuntimeKind = 'in-process';
 
 export interface Host {
   readonly app: Hono;
@@ -49,12 +59,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     );
     const limits = { ...DEFAULT_LIMITS, ...options.limits };
     const fetch = createHostFetch({ timeoutMs: limits.fetchTimeoutMs, ...options.egress });
-    const runtime =
-      options.runtime ??
-      createInProcessRuntime({
-        ...(options.dataDir === undefined ? {} : { bundleDir: join(options.dataDir, 'bundles') }),
-        onWarning: (message) => logger.warn(message),
-      });
+    const runtime = selectRuntime(options, logger);
     const services: HostServices = {
       db,
       runtime,
@@ -79,4 +84,20 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     await db.close();
     throw error;
   }
+}
+
+function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
+  if (typeof options.runtime === 'object') return options.runtime;
+  const kind = options.runtime ?? options.env?.PLATFORM_RUNTIME ?? process.env.PLATFORM_RUNTIME ?? DEFAULT_RUNTIME;
+  if (kind === 'isolated') {
+    logger.info('runtime: isolated (partner code runs in V8 isolates in runner processes)');
+    return createIsolatedRuntime({ onWarning: (message) => logger.warn(message) });
+  }
+  if (kind !== 'in-process') {
+    throw new Error(`PLATFORM_RUNTIME is "${kind}"; set it to "isolated" or "in-process"`);
+  }
+  return createInProcessRuntime({
+    ...(options.dataDir === undefined ? {} : { bundleDir: join(options.dataDir, 'bundles') }),
+    onWarning: (message) => logger.warn(message),
+  });
 }

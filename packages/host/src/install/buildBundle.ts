@@ -1,13 +1,24 @@
+import { basename, dirname } from 'node:path';
 import { build } from 'esbuild';
 
 /**
  * Builds a version's server bundle: the definition entry with its handlers, zod and the guest
- * engine, as one ES module whose default export is the definition. The runtime never builds.
+ * engine, as one ES module whose default export is the definition and whose `__platformRunGuestCall`
+ * export is the guest engine's entry (what an isolate calls). The runtime never builds.
  * @example const bundle = await buildBundle('/work/acme/src/acme-notes/integration.ts');
  */
 export async function buildBundle(entry: string): Promise<string> {
   const result = await build({
-    entryPoints: [entry],
+    // The guest engine comes from the project's own @platform/sdk, like the definition's imports.
+    stdin: {
+      contents: [
+        `export { default } from ${JSON.stringify(`./${basename(entry)}`)};`,
+        "export { runGuestCall as __platformRunGuestCall } from '@platform/sdk/runtime';",
+      ].join('\n'),
+      resolveDir: dirname(entry),
+      sourcefile: `${basename(entry)}.bundle.js`,
+      loader: 'js',
+    },
     bundle: true,
     format: 'esm',
     platform: 'neutral',

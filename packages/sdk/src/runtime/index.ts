@@ -41,3 +41,4 @@ export {
   type WebhookHeaders,
   type WebhookVerification,
 } from './verifyWebhookSignature.js';
+export { type GuestCall, runGuestCall } from './runGuestCall.js';

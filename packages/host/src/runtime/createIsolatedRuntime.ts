@@ -1,0 +1,174 @@
+import { availableParallelism } from 'node:os';
+import {
+  ACTION_FAILED_MESSAGE,
+  type ActionEnvelope,
+  type ActivateResult,
+  type DefinitionManifest,
+  type GuestCall,
+  type RunResult,
+} from '@platform/sdk/runtime';
+import { buildGuestPrelude } from './buildGuestPrelude.js';
+import { type RunnerOutcome, type RunnerProcess, startRunnerProcess } from './_runnerProcess.js';
+import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
+import { toIsolateScript } from './toIsolateScript.js';
+
+export interface IsolatedRuntimeOptions {
+  /** Runner processes. Default: the machine's cores. */
+  readonly runners?: number;
+  /** Per isolate. Default 128 MiB. */
+  readonly memoryLimitMb?: number;
+  /** CPU budget of one call; default its wall-clock budget (`timeoutMs`). */
+  readonly cpuLimitMs?: number;
+  /** Budget of `describe` (loading a bundle to read its definition). Default 10 s. */
+  readonly describeTimeoutMs?: number;
+  /** Operational messages (runner exits, runner stderr). */
+  readonly onWarning?: (message: string) => void;
+}
+
+/**
+ * The production runtime: partner code runs in V8 isolates (isolated-vm) inside a pool of runner
+ * processes; capability calls cross as JSON to this process, where the host capabilities enforce
+ * every rule. CPU, memory and wall-clock limits end a call with `handler_error`; a runner that
+ * exits is replaced.
+ * @example const runtime = createIsolatedRuntime({ runners: 2 }); const host = await createHost({ runtime });
+ */
+export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Runtime {
+  const size = Math.max(1, options.runners ?? availableParallelism());
+  const memoryLimitMb = options.memoryLimitMb ?? 128;
+  const scripts = new Map<string, Promise<string>>();
+  const pool: (RunnerProcess | undefined)[] = new Array(size).fill(undefined);
+  let closed = false;
+  let next = 0;
+
+  function spawn(slot: number, prelude: string): RunnerProcess {
+    const runner = startRunnerProcess({
+      prelude,
+      memoryLimitMb,
+      onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
+      onExit: (code, signal) => {
+        if (pool[slot] === runner) pool[slot] = undefined;
+        if (!closed) {
+          options.onWarning?.(
+            `isolated runtime: runner ${slot} exited (${signal ?? code}); its calls in flight failed, a new runner starts with the next call`,
+          );
+        }
+      },
+    });
+    pool[slot] = runner;
+    return runner;
+  }
+
+  // Least busy runner, round-robin among equals; a slot whose runner exited gets a new one.
+  async function pick(): Promise<RunnerProcess> {
+    if (closed) throw new Error('the isolated runtime is closed');
+    const prelude = await buildGuestPrelude();
+    let best: { runner: RunnerProcess; load: number } | undefined;
+    for (let i = 0; i < size; i++) {
+      const slot = (next + i) % size;
+      const runner = pool[slot] ?? spawn(slot, prelude);
+      if (best === undefined || runner.inFlight < best.load) best = { runner, load: runner.inFlight };
+    }
+    next = (next + 1) % size;
+    return best!.runner;
+  }
+
+  function scriptFor(version: RuntimeVersion): Promise<string> {
+    let script = scripts.get(version.id);
+    if (script === undefined) {
+      script = version.loadBundle().then(toIsolateScript);
+      script.catch(() => scripts.delete(version.id));
+      scripts.set(version.id, script);
+    }
+    return script;
+  }
+
+  async function run(
+    version: RuntimeVersion,
+    request: GuestCall,
+    capabilities: RuntimeCall['capabilities'],
+    timeoutMs: number,
+  ): Promise<RunnerOutcome> {
+    const runner = await pick();
+    const outcome = await runner.call({
+      versionId: version.id,
+      script: () => scriptFor(version),
+      request: JSON.stringify(request),
+      capabilities,
+      cpuLimitMs: options.cpuLimitMs ?? timeoutMs,
+      timeoutMs,
+    });
+    if (!outcome.ok && outcome.error.kind !== 'error') {
+      capabilities.log({ level: 'error', message: outcome.error.message });
+    }
+    return outcome;
+  }
+
+  async function guest<T>(call: RuntimeCall, request: GuestCall, failed: (message: string) => T): Promise<T> {
+    const outcome = await run(call.version, request, call.capabilities, call.timeoutMs);
+    if (outcome.ok) return JSON.parse(outcome.value) as T;
+    return failed(outcome.error.message);
+  }
+
+  const handlerError = (message: string) => ({ ok: false as const, error: { code: 'handler_error' as const, message } });
+
+  return {
+    isolated: true,
+    async describe(version) {
+      const outcome = await run(
+        version,
+        { op: 'describe' },
+        {
+          fetch: () => Promise.reject(new Error('no capabilities while describing a definition')),
+          storage: {
+            get: () => Promise.reject(new Error('no storage while describing a definition')),
+            set: () => Promise.reject(new Error('no storage while describing a definition')),
+            delete: () => Promise.reject(new Error('no storage while describing a definition')),
+          },
+          secrets: {
+            get: () => Promise.reject(new Error('no secrets while describing a definition')),
+            set: () => Promise.reject(new Error('no secrets while describing a definition')),
+          },
+          log: () => {},
+        },
+        options.describeTimeoutMs ?? 10_000,
+      );
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      return JSON.parse(outcome.value) as DefinitionManifest;
+    },
+    invokeAction(call) {
+      return guest<ActionEnvelope>(
+        call,
+        { op: 'invokeAction', actor: call.actor, actionName: call.actionName, rawBody: call.rawBody },
+        () => handlerError(ACTION_FAILED_MESSAGE),
+      );
+    },
+    deliverWebhook(call) {
+      return guest(
+        call,
+        { op: 'deliverWebhook', actor: call.actor, webhookId: call.webhookId, rawBody: call.rawBody },
+        handlerError,
+      );
+    },
+    runSchedule(call) {
+      return guest(
+        call,
+        { op: 'runSchedule', actor: call.actor, scheduleId: call.scheduleId },
+        handlerError,
+      );
+    },
+    runActivate(call) {
+      return guest<ActivateResult>(call, { op: 'runActivate', actor: call.actor }, handlerError);
+    },
+    runOnTokens(call) {
+      return guest(call, { op: 'runOnTokens', actor: call.actor, tokens: call.tokens }, (message) => ({
+        ok: false as const,
+        error: { code: 'save_failed' as const, message },
+      }));
+    },
+    async close() {
+      closed = true;
+      await Promise.all(pool.map((runner) => runner?.stop()));
+      scripts.clear();
+    },
+  };
+}
