@@ -181,7 +181,12 @@ define('__platformSetBundle', (namespace) => {
   }
   define('__platformRun', async (callId, requestJson) => {
     currentCall = callId;
-    const result = await runGuestCall(definition, jsonParse(requestJson), capabilitiesFor(callId));
-    return jsonStringify(result);
+    try {
+      const result = await runGuestCall(definition, jsonParse(requestJson), capabilitiesFor(callId));
+      return jsonStringify(result);
+    } catch (error) {
+      // Only `describe` throws (a definition the strict schema refuses); the name tells the host which error.
+      return jsonStringify({ __thrown: { name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) } });
+    }
   });
 });

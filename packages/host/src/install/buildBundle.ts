@@ -1,4 +1,5 @@
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join, parse } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /**
@@ -23,6 +24,8 @@ export async function buildBundle(entry: string): Promise<string> {
     format: 'esm',
     platform: 'neutral',
     mainFields: ['module', 'main'],
+    // A project outside any node_modules tree (a scratch folder) gets the guest engine of the host's tree.
+    nodePaths: hostNodePaths(),
     // Inside this monorepo packages resolve to their sources; published packages ship src too.
     conditions: ['@platform/source', 'import', 'default'],
     target: 'es2022',
@@ -36,4 +39,15 @@ export async function buildBundle(entry: string): Promise<string> {
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`esbuild produced no output for ${entry}`);
   return output.text;
+}
+
+// Every node_modules folder above this package, nearest first: where the host's own @platform/sdk is.
+function hostNodePaths(): string[] {
+  const paths: string[] = [];
+  let dir = fileURLToPath(new URL('../../', import.meta.url));
+  while (true) {
+    paths.push(join(dir, 'node_modules'));
+    if (dir === parse(dir).root) return paths;
+    dir = dirname(dir);
+  }
 }

@@ -133,7 +133,13 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Run
         options.describeTimeoutMs ?? 10_000,
       );
       if (!outcome.ok) throw new Error(outcome.error.message);
-      return JSON.parse(outcome.value) as DefinitionManifest;
+      const value = JSON.parse(outcome.value) as DefinitionManifest | { __thrown: { name: string; message: string } };
+      if ('__thrown' in value) {
+        const error = new Error(value.__thrown.message);
+        error.name = value.__thrown.name;
+        throw error;
+      }
+      return value;
     },
     invokeAction(call) {
       return guest<ActionEnvelope>(
