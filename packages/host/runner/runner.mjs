@@ -129,7 +129,7 @@ function failure(entry, error) {
       ? { kind: 'memory', message: `the handler went past the isolate's ${memoryLimitMb} MiB memory limit` }
       : { kind: 'disposed', message: 'the isolate was disposed during the call' };
   }
-  return { kind: 'error', message: String(error?.message ?? error) };
+  return { kind: 'error', name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) };
 }
 
 async function runCall(message) {

@@ -9,6 +9,6 @@ export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServic
 export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
-export { createIsolatedRuntime, type IsolatedRuntimeOptions } from './runtime/createIsolatedRuntime.js';
+export { createIsolatedRuntime, type IsolatedRuntime, type IsolatedRuntimeOptions } from './runtime/createIsolatedRuntime.js';
 export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';

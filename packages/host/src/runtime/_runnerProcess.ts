@@ -12,6 +12,8 @@ export type RunnerOutcome =
       readonly error: {
         readonly kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'runner_exit' | 'timeout';
         readonly message: string;
+        /** The thrown error's name, for `error`. */
+        readonly name?: string;
       };
     };
 
@@ -30,7 +32,12 @@ type FromRunner =
   | { type: 'cap'; callId: string; capId: number; method: string; args: string }
   | { type: 'log'; callId: string; entry: string }
   | { type: 'result'; callId: string; ok: true; value: string }
-  | { type: 'result'; callId: string; ok: false; error: { kind: 'cpu' | 'memory' | 'disposed' | 'error'; message: string } };
+  | {
+      type: 'result';
+      callId: string;
+      ok: false;
+      error: { kind: 'cpu' | 'memory' | 'disposed' | 'error'; message: string; name?: string };
+    };
 
 interface InFlight {
   readonly capabilities: Capabilities;
@@ -41,6 +48,7 @@ const require = createRequire(import.meta.url);
 
 /** One runner child process and the calls in flight on it. */
 export interface RunnerProcess {
+  readonly pid: number;
   readonly inFlight: number;
   readonly exited: boolean;
   call(call: RunnerCall): Promise<RunnerOutcome>;
@@ -121,6 +129,7 @@ export function startRunnerProcess(options: {
   });
 
   return {
+    pid: child.pid ?? -1,
     get inFlight() {
       return calls.size;
     },

@@ -25,6 +25,11 @@ export interface IsolatedRuntimeOptions {
   readonly onWarning?: (message: string) => void;
 }
 
+export interface IsolatedRuntime extends Runtime {
+  /** Process ids of the runners started so far and still running (operations and tests). */
+  runnerPids(): number[];
+}
+
 /**
  * The production runtime: partner code runs in V8 isolates (isolated-vm) inside a pool of runner
  * processes; capability calls cross as JSON to this process, where the host capabilities enforce
@@ -32,7 +37,7 @@ export interface IsolatedRuntimeOptions {
  * exits is replaced.
  * @example const runtime = createIsolatedRuntime({ runners: 2 }); const host = await createHost({ runtime });
  */
-export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Runtime {
+export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): IsolatedRuntime {
   const size = Math.max(1, options.runners ?? availableParallelism());
   const memoryLimitMb = options.memoryLimitMb ?? 128;
   const scripts = new Map<string, Promise<string>>();
@@ -113,6 +118,9 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Run
 
   return {
     isolated: true,
+    runnerPids() {
+      return pool.flatMap((runner) => (runner === undefined || runner.exited ? [] : [runner.pid]));
+    },
     async describe(version) {
       const outcome = await run(
         version,
@@ -132,7 +140,11 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Run
         },
         options.describeTimeoutMs ?? 10_000,
       );
-      if (!outcome.ok) throw new Error(outcome.error.message);
+      if (!outcome.ok) {
+        const error = new Error(outcome.error.message);
+        if (outcome.error.name !== undefined) error.name = outcome.error.name;
+        throw error;
+      }
       const value = JSON.parse(outcome.value) as DefinitionManifest | { __thrown: { name: string; message: string } };
       if ('__thrown' in value) {
         const error = new Error(value.__thrown.message);
