@@ -68,16 +68,13 @@ async function createEntry(versionId) {
   const entry = { isolate, run: undefined, deliver: undefined, disposed: false, reason: undefined };
   try {
     const context = await isolate.createContext();
-    await context.evalClosure(
-      'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2 };',
-      [
-        new ivm.Callback(poster(entry), { ignored: true }),
-        new ivm.Callback(log, { ignored: true }),
-        new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
-          sync: true,
-        }),
-      ],
-    );
+    await context.evalClosure('globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2 };', [
+      new ivm.Callback(poster(entry), { ignored: true }),
+      new ivm.Callback(log, { ignored: true }),
+      new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
+        sync: true,
+      }),
+    ]);
     const prelude = await isolate.compileScript(preludeText, {
       filename: 'platform:prelude.js',
       ...(preludeCache ? { cachedData: preludeCache } : { produceCachedData: true }),
@@ -121,7 +118,10 @@ function dispose(versionId, entry, reason) {
 
 function failure(entry, error) {
   if (entry?.reason === 'cpu') {
-    return { kind: 'cpu', message: 'the handler used more CPU time than its budget; its isolate was disposed' };
+    return {
+      kind: 'cpu',
+      message: 'the handler used more CPU time than its budget; its isolate was disposed',
+    };
   }
   if (entry !== undefined && (entry.disposed || entry.isolate.isDisposed)) {
     const memory = /memory limit/i.test(String(error?.message));
@@ -152,7 +152,7 @@ async function runCall(message) {
     });
     send({ type: 'result', callId, ok: true, value });
   } catch (error) {
-    if (entry !== undefined && entry.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');
+    if (entry?.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');
     send({ type: 'result', callId, ok: false, error: failure(entry, error) });
   } finally {
     calls.delete(callId);

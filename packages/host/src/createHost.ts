@@ -34,7 +34,7 @@ export interface CreateHostOptions {
 export type RuntimeKind = 'isolated' | 'in-process';
 
 /** The runtime a host uses when neither the options nor `PLATFORM_RUNTIME` name one. */
-export const DEFAULT_RUNTIME: RuntimeKind = 'in-process';
+export const DEFAULT_RUNTIME: RuntimeKind = 'isolated';
 
 export interface Host {
   readonly app: Hono;
@@ -88,7 +88,8 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
 
 function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
   if (typeof options.runtime === 'object') return options.runtime;
-  const kind = options.runtime ?? options.env?.PLATFORM_RUNTIME ?? process.env.PLATFORM_RUNTIME ?? DEFAULT_RUNTIME;
+  const kind =
+    options.runtime ?? options.env?.PLATFORM_RUNTIME ?? process.env.PLATFORM_RUNTIME ?? DEFAULT_RUNTIME;
   if (kind === 'isolated') {
     logger.info('runtime: isolated (partner code runs in V8 isolates in runner processes)');
     return createIsolatedRuntime({ onWarning: (message) => logger.warn(message) });

@@ -1,7 +1,7 @@
 import { createIsolatedRuntime, type IsolatedRuntime } from '@platform/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSecret } from '../src/store/secrets.js';
 import { liveVersion } from '../src/store/integrations.js';
+import { writeSecret } from '../src/store/secrets.js';
 import { startTestHost, type TestHost } from './_host.js';
 
 // Partner code that misbehaves, run by the isolated runtime behind the real actions route.

@@ -19,7 +19,11 @@ export class EventTarget {
   }
   removeEventListener(type, listener) {
     const list = this.#listeners.get(type);
-    if (list) this.#listeners.set(type, list.filter((entry) => entry.listener !== listener));
+    if (list)
+      this.#listeners.set(
+        type,
+        list.filter((entry) => entry.listener !== listener),
+      );
   }
   dispatchEvent(event) {
     const handler = this[`on${event.type}`];

@@ -88,7 +88,8 @@ export function btoa(input) {
   for (let i = 0; i < text.length; i += 3) {
     const codes = [text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2)];
     for (const code of codes) {
-      if (code > 255) throw new DOMException('btoa: the string has characters outside Latin1', 'InvalidCharacterError');
+      if (code > 255)
+        throw new DOMException('btoa: the string has characters outside Latin1', 'InvalidCharacterError');
     }
     const [a, b, c] = codes;
     const n = (a << 16) | ((b || 0) << 8) | (c || 0);

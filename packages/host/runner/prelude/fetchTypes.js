@@ -74,7 +74,9 @@ function toBytes(body, headers) {
   if (ArrayBuffer.isView(body)) {
     return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
   }
-  throw new TypeError('This body type is not supported in the isolate: pass a string, bytes or URLSearchParams');
+  throw new TypeError(
+    'This body type is not supported in the isolate: pass a string, bytes or URLSearchParams',
+  );
 }
 
 class Body {

@@ -98,9 +98,11 @@ const format = (args) =>
       }
     })
     .join(' ');
-const consoleLevel = (level) => (...args) => {
-  if (currentCall !== undefined) log(currentCall, jsonStringify({ level, message: format(args) }));
-};
+const consoleLevel =
+  (level) =>
+  (...args) => {
+    if (currentCall !== undefined) log(currentCall, jsonStringify({ level, message: format(args) }));
+  };
 const console = {
   debug: consoleLevel('debug'),
   log: consoleLevel('info'),
@@ -177,7 +179,9 @@ define('__platformSetBundle', (namespace) => {
   const definition = namespace.default;
   const runGuestCall = namespace.__platformRunGuestCall;
   if (typeof runGuestCall !== 'function') {
-    throw new Error('this bundle has no guest engine (built by an older platform-host); install the version again');
+    throw new Error(
+      'this bundle has no guest engine (built by an older platform-host); install the version again',
+    );
   }
   define('__platformRun', async (callId, requestJson) => {
     currentCall = callId;
@@ -186,7 +190,9 @@ define('__platformSetBundle', (namespace) => {
       return jsonStringify(result);
     } catch (error) {
       // Only `describe` throws (a definition the strict schema refuses); the name tells the host which error.
-      return jsonStringify({ __thrown: { name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) } });
+      return jsonStringify({
+        __thrown: { name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) },
+      });
     }
   });
 });

@@ -15,7 +15,8 @@ let cached: Promise<string> | undefined;
 export function buildGuestPrelude(): Promise<string> {
   cached ??= (async () => {
     const entry = `${RUNNER_DIR}prelude/index.js`;
-    if (!existsSync(entry)) throw new Error(`the isolate prelude is missing at ${entry}; reinstall @platform/host`);
+    if (!existsSync(entry))
+      throw new Error(`the isolate prelude is missing at ${entry}; reinstall @platform/host`);
     const result = await build({
       entryPoints: [entry],
       bundle: true,

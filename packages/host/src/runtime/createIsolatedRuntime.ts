@@ -5,10 +5,9 @@ import {
   type ActivateResult,
   type DefinitionManifest,
   type GuestCall,
-  type RunResult,
 } from '@platform/sdk/runtime';
-import { buildGuestPrelude } from './buildGuestPrelude.js';
 import { type RunnerOutcome, type RunnerProcess, startRunnerProcess } from './_runnerProcess.js';
+import { buildGuestPrelude } from './buildGuestPrelude.js';
 import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
 import { toIsolateScript } from './toIsolateScript.js';
 
@@ -114,7 +113,10 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     return failed(outcome.error.message);
   }
 
-  const handlerError = (message: string) => ({ ok: false as const, error: { code: 'handler_error' as const, message } });
+  const handlerError = (message: string) => ({
+    ok: false as const,
+    error: { code: 'handler_error' as const, message },
+  });
 
   return {
     isolated: true,
@@ -145,7 +147,9 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
         if (outcome.error.name !== undefined) error.name = outcome.error.name;
         throw error;
       }
-      const value = JSON.parse(outcome.value) as DefinitionManifest | { __thrown: { name: string; message: string } };
+      const value = JSON.parse(outcome.value) as
+        | DefinitionManifest
+        | { __thrown: { name: string; message: string } };
       if ('__thrown' in value) {
         const error = new Error(value.__thrown.message);
         error.name = value.__thrown.name;
@@ -168,11 +172,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       );
     },
     runSchedule(call) {
-      return guest(
-        call,
-        { op: 'runSchedule', actor: call.actor, scheduleId: call.scheduleId },
-        handlerError,
-      );
+      return guest(call, { op: 'runSchedule', actor: call.actor, scheduleId: call.scheduleId }, handlerError);
     },
     runActivate(call) {
       return guest<ActivateResult>(call, { op: 'runActivate', actor: call.actor }, handlerError);
