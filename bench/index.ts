@@ -2,6 +2,7 @@
 import { benchActionsRoute } from './actionsRoute.bench.js';
 import { benchDefinition } from './definition.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
+import { benchIsolatedRuntime } from './isolatedRuntime.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
 import { benchValidate } from './validate.bench.js';
 
@@ -9,5 +10,6 @@ console.log(`Platform benchmarks: node ${process.version}, ${process.platform}/$
 await benchDefinition();
 await benchInvokeAction();
 await benchActionsRoute();
+await benchIsolatedRuntime();
 await benchUiSize();
 await benchValidate();

@@ -2,7 +2,7 @@
 // forks it with `--no-node-snapshot`, the permission model (file reads limited to this folder and
 // isolated-vm) and an empty environment. Messages over the IPC channel, JSON only:
 //   host -> runner: init { prelude, memoryLimitMb }, call { callId, versionId, script?, request,
-//                   cpuLimitMs }, cap-result { capId, reply }, abandon { callId }
+//                   cpuLimitMs, ephemeral? }, cap-result { capId, reply }, abandon { callId }
 //   runner -> host: ready, cap { callId, capId, method, args }, log { callId, entry },
 //                   result { callId, ok, value | error: { kind, message } }
 // Plain JavaScript so the forked process needs no TypeScript loader.
@@ -156,6 +156,11 @@ async function runCall(message) {
     send({ type: 'result', callId, ok: false, error: failure(entry, error) });
   } finally {
     calls.delete(callId);
+    // A version loaded only to read its definition (install, the gate) is not kept.
+    if (message.ephemeral) {
+      versions.delete(versionId);
+      if (entry !== undefined) dispose(versionId, entry, 'ephemeral');
+    }
   }
 }
 

@@ -25,6 +25,8 @@ export interface RunnerCall {
   readonly capabilities: Capabilities;
   readonly cpuLimitMs: number;
   readonly timeoutMs: number;
+  /** Load the version for this call only: its isolate and code are dropped afterwards. */
+  readonly ephemeral?: boolean;
 }
 
 type FromRunner =
@@ -142,7 +144,8 @@ export function startRunnerProcess(options: {
       }
       const callId = `c${nextCall++}`;
       const script = loaded.has(call.versionId) ? undefined : await call.script();
-      loaded.add(call.versionId);
+      if (call.ephemeral) loaded.delete(call.versionId);
+      else loaded.add(call.versionId);
       return new Promise<RunnerOutcome>((resolve) => {
         const timer = setTimeout(() => {
           calls.delete(callId);
@@ -166,6 +169,7 @@ export function startRunnerProcess(options: {
           ...(script === undefined ? {} : { script }),
           request: call.request,
           cpuLimitMs: call.cpuLimitMs,
+          ...(call.ephemeral ? { ephemeral: true } : {}),
         });
       });
     },

@@ -40,6 +40,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   const size = Math.max(1, options.runners ?? availableParallelism());
   const memoryLimitMb = options.memoryLimitMb ?? 128;
   const scripts = new Map<string, Promise<string>>();
+  // Versions that have run a handler here; describing any other one loads it for that call only.
+  const loadedVersions = new Set<string>();
   const pool: (RunnerProcess | undefined)[] = new Array(size).fill(undefined);
   let closed = false;
   let next = 0;
@@ -91,6 +93,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     request: GuestCall,
     capabilities: RuntimeCall['capabilities'],
     timeoutMs: number,
+    ephemeral = false,
   ): Promise<RunnerOutcome> {
     const runner = await pick();
     const outcome = await runner.call({
@@ -100,7 +103,9 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       capabilities,
       cpuLimitMs: options.cpuLimitMs ?? timeoutMs,
       timeoutMs,
+      ephemeral,
     });
+    if (ephemeral) scripts.delete(version.id);
     if (!outcome.ok && outcome.error.kind !== 'error') {
       capabilities.log({ level: 'error', message: outcome.error.message });
     }
@@ -108,6 +113,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   }
 
   async function guest<T>(call: RuntimeCall, request: GuestCall, failed: (message: string) => T): Promise<T> {
+    loadedVersions.add(call.version.id);
     const outcome = await run(call.version, request, call.capabilities, call.timeoutMs);
     if (outcome.ok) return JSON.parse(outcome.value) as T;
     return failed(outcome.error.message);
@@ -141,6 +147,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
           log: () => {},
         },
         options.describeTimeoutMs ?? 10_000,
+        // Installs describe a bundle under a one-off id; versions already running keep their isolate.
+        !loadedVersions.has(version.id),
       );
       if (!outcome.ok) {
         const error = new Error(outcome.error.message);
