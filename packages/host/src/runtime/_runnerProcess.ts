@@ -58,6 +58,22 @@ export interface RunnerProcess {
 }
 
 /**
+ * Node flags of a runner: isolated-vm needs `--no-node-snapshot` and addons; the permission model
+ * lets it read only the runner's folder and isolated-vm, and spawn no process or worker.
+ */
+export function runnerExecArgv(): string[] {
+  const isolatedVmDir = dirname(require.resolve('isolated-vm'));
+  return [
+    '--no-node-snapshot',
+    '--experimental-permission',
+    `--allow-fs-read=${RUNNER_DIR}*`,
+    `--allow-fs-read=${isolatedVmDir}/*`,
+    '--allow-addons',
+    '--no-warnings',
+  ];
+}
+
+/**
  * Forks a runner: `--no-node-snapshot` (isolated-vm needs it), the permission model reading only
  * the runner's folder and isolated-vm, addons allowed, and an empty environment (no secrets, no
  * DATABASE_URL). When it exits, its calls in flight settle with `runner_exit` and `onExit` runs.
@@ -69,16 +85,8 @@ export function startRunnerProcess(options: {
   onStderr: (line: string) => void;
 }): RunnerProcess {
   const isolatedVm = require.resolve('isolated-vm');
-  const isolatedVmDir = dirname(isolatedVm);
   const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm], {
-    execArgv: [
-      '--no-node-snapshot',
-      '--experimental-permission',
-      `--allow-fs-read=${RUNNER_DIR}*`,
-      `--allow-fs-read=${isolatedVmDir}/*`,
-      '--allow-addons',
-      '--no-warnings',
-    ],
+    execArgv: runnerExecArgv(),
     env: {},
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
