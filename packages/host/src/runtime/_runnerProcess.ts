@@ -144,10 +144,11 @@ export function startRunnerProcess(options: {
       return calls.size;
     },
     get exited() {
-      return exited;
+      // A killed runner disconnects before its 'exit' event: no new call goes to it meanwhile.
+      return exited || !child.connected;
     },
     async call(call) {
-      if (exited) {
+      if (exited || !child.connected) {
         return { ok: false, error: { kind: 'runner_exit', message: 'the runner process has exited' } };
       }
       const callId = `c${nextCall++}`;

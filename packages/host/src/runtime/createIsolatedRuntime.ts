@@ -64,18 +64,25 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     return runner;
   }
 
-  // Least busy runner, round-robin among equals; a slot whose runner exited gets a new one.
+  // An idle runner if there is one; else a new runner in a free slot; else the least busy. Runners
+  // start only when calls overlap, so a quiet host keeps one process; an exited one frees its slot.
   async function pick(): Promise<RunnerProcess> {
     if (closed) throw new Error('the isolated runtime is closed');
     const prelude = await buildGuestPrelude();
-    let best: { runner: RunnerProcess; load: number } | undefined;
+    let best: RunnerProcess | undefined;
+    let free: number | undefined;
     for (let i = 0; i < size; i++) {
       const slot = (next + i) % size;
-      const runner = pool[slot] ?? spawn(slot, prelude);
-      if (best === undefined || runner.inFlight < best.load) best = { runner, load: runner.inFlight };
+      const runner = pool[slot];
+      if (runner === undefined || runner.exited) {
+        free ??= slot;
+        continue;
+      }
+      if (best === undefined || runner.inFlight < best.inFlight) best = runner;
     }
     next = (next + 1) % size;
-    return best!.runner;
+    if (best !== undefined && (best.inFlight === 0 || free === undefined)) return best;
+    return spawn(free!, prelude);
   }
 
   function scriptFor(version: RuntimeVersion): Promise<string> {
