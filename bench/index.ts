@@ -2,6 +2,7 @@
 import { benchActionsRoute } from './actionsRoute.bench.js';
 import { benchDefinition } from './definition.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
+import { benchIsolatedRuntime } from './isolatedRuntime.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
 import { benchValidate } from './validate.bench.js';
 import { benchWebhookIngest } from './webhookIngest.bench.js';
@@ -11,5 +12,6 @@ await benchDefinition();
 await benchInvokeAction();
 await benchActionsRoute();
 await benchWebhookIngest();
+await benchIsolatedRuntime();
 await benchUiSize();
 await benchValidate();

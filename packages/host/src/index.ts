@@ -1,4 +1,11 @@
-export { type CreateHostOptions, createHost, type Host, type HostEvents } from './createHost.js';
+export {
+  type CreateHostOptions,
+  createHost,
+  DEFAULT_RUNTIME,
+  type Host,
+  type HostEvents,
+  type RuntimeKind,
+} from './createHost.js';
 export { createHostApp } from './createHostApp.js';
 export type { Db, Queryable, QueryResult } from './db/Db.js';
 export { migrate } from './db/migrate.js';
@@ -12,6 +19,11 @@ export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServic
 export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
+export {
+  createIsolatedRuntime,
+  type IsolatedRuntime,
+  type IsolatedRuntimeOptions,
+} from './runtime/createIsolatedRuntime.js';
 export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';

@@ -1,3 +1,4 @@
+import { DEFAULT_RUNTIME } from '@platform/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './_host.js';
 
@@ -68,7 +69,7 @@ describe('sign-in and sessions', () => {
   it('answers health and unknown routes with the JSON envelope', async () => {
     expect(await (await host.app.request('/healthz')).json()).toEqual({
       ok: true,
-      data: { status: 'ok', runtime: 'in-process' },
+      data: { status: 'ok', runtime: DEFAULT_RUNTIME },
     });
     const missing = await host.app.request('/nope');
     expect(missing.status).toBe(404);

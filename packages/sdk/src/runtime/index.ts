@@ -33,6 +33,7 @@ export {
 export { type InvokeActionOptions, invokeAction } from './invokeAction.js';
 export { redactFields, redactText, redactUrl } from './redact.js';
 export { type ActivateResult, runActivate } from './runActivate.js';
+export { type GuestCall, runGuestCall } from './runGuestCall.js';
 export { type OnTokensErrorCode, runOnTokens } from './runOnTokens.js';
 export { runSchedule, type ScheduleErrorCode } from './runSchedule.js';
 export {

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildBundle, createInProcessRuntime, createIsolatedRuntime, type Runtime } from '@platform/host';
+import { createMemoryCapabilities } from '@platform/sdk/runtime';
+import { measure, printTable } from './_run.js';
+
+const actor = { kind: 'user', userId: 'u1', accountId: 'a1' } as const;
+
+function call(runtime: Runtime, versionId: string, bundle: string, actionName: string, rawBody: string) {
+  return runtime.invokeAction({
+    version: { id: versionId, loadBundle: async () => bundle },
+    capabilities: createMemoryCapabilities({
+      storage: { account: { 'cache/count': 3 } },
+      secrets: { account: { TOKEN: 't' } },
+    }),
+    actor,
+    timeoutMs: 5000,
+    actionName,
+    rawBody,
+  });
+}
+
+function rssKb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((row) => row.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? Number.NaN);
+}
+
+const msSince = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
+
+/** Isolated runtime vs in-process in the same run: per-call overhead, cold start, memory per isolate. */
+export async function benchIsolatedRuntime(): Promise<void> {
+  const bundle = await buildBundle(fileURLToPath(new URL('./fixtures/runtimeBench.ts', import.meta.url)));
+  const inProcess = createInProcessRuntime();
+  const isolated = createIsolatedRuntime({ runners: 1, cpuLimitMs: 50 });
+  try {
+    await call(inProcess, 'v1', bundle, 'trivial', '{"n":1}');
+    const first = await call(isolated, 'v1', bundle, 'trivial', '{"n":1}');
+    if (!first.ok) throw new Error(`isolated bench call failed: ${JSON.stringify(first)}`);
+    const rows = await measure({
+      'in-process: trivial action': () => call(inProcess, 'v1', bundle, 'trivial', '{"n":1}'),
+      'in-process: two bridged calls': () => call(inProcess, 'v1', bundle, 'two-calls', '{}'),
+      'isolated: trivial action': () => call(isolated, 'v1', bundle, 'trivial', '{"n":1}'),
+      'isolated: two bridged calls': () => call(isolated, 'v1', bundle, 'two-calls', '{}'),
+    });
+    printTable(
+      'Runtime per-call overhead (baseline: in-process trivial)',
+      rows,
+      'in-process: trivial action',
+    );
+
+    // Cold start: a version the runner has never compiled, then the same version in a fresh isolate
+    // (after the CPU watchdog disposed the old one), created from the V8 code cache.
+    const warm: number[] = [];
+    const noCache: number[] = [];
+    const withCache: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      let started = process.hrtime.bigint();
+      await call(isolated, `cold-${i}`, bundle, 'trivial', '{"n":1}');
+      noCache.push(msSince(started));
+      started = process.hrtime.bigint();
+      await call(isolated, `cold-${i}`, bundle, 'trivial', '{"n":1}');
+      warm.push(msSince(started));
+      await call(isolated, `cold-${i}`, bundle, 'burn', '{}');
+      started = process.hrtime.bigint();
+      await call(isolated, `cold-${i}`, bundle, 'trivial', '{"n":1}');
+      withCache.push(msSince(started));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log('\nIsolate cold start (first call on a new isolate, median of 8, warm call subtracted)');
+    console.log(`  without code cache: ${(median(noCache) - median(warm)).toFixed(1)} ms`);
+    console.log(`  with code cache:    ${(median(withCache) - median(warm)).toFixed(1)} ms`);
+    console.log(
+      `  (bundle ${(bundle.length / 1024).toFixed(0)} KiB; a warm call ${median(warm).toFixed(2)} ms)`,
+    );
+
+    // Memory: runner RSS before and after 20 more isolates of distinct versions.
+    const [pid] = isolated.runnerPids();
+    if (pid !== undefined) {
+      const before = rssKb(pid);
+      for (let i = 0; i < 20; i++) await call(isolated, `mem-${i}`, bundle, 'trivial', '{"n":1}');
+      const after = rssKb(pid);
+      console.log(
+        `\nMemory per isolate (runner RSS over 20 isolates): ${((after - before) / 20 / 1024).toFixed(1)} MiB`,
+      );
+    }
+  } finally {
+    await isolated.close();
+    await inProcess.close();
+  }
+}

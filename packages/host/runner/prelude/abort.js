@@ -1,0 +1,73 @@
+// DOMException, a small EventTarget, AbortController/AbortSignal: what ctx.fetch and partner code use.
+
+export class DOMException extends Error {
+  constructor(message = '', name = 'Error') {
+    super(message);
+    Object.defineProperty(this, 'name', { value: name, configurable: true, writable: true });
+  }
+}
+
+export class EventTarget {
+  #listeners = new Map();
+  addEventListener(type, listener, options) {
+    if (typeof listener !== 'function' && typeof listener?.handleEvent !== 'function') return;
+    const list = this.#listeners.get(type) ?? [];
+    if (!list.some((entry) => entry.listener === listener)) {
+      list.push({ listener, once: Boolean(options?.once) });
+    }
+    this.#listeners.set(type, list);
+  }
+  removeEventListener(type, listener) {
+    const list = this.#listeners.get(type);
+    if (list)
+      this.#listeners.set(
+        type,
+        list.filter((entry) => entry.listener !== listener),
+      );
+  }
+  dispatchEvent(event) {
+    const handler = this[`on${event.type}`];
+    if (typeof handler === 'function') handler.call(this, event);
+    for (const entry of [...(this.#listeners.get(event.type) ?? [])]) {
+      if (entry.once) this.removeEventListener(event.type, entry.listener);
+      if (typeof entry.listener === 'function') entry.listener.call(this, event);
+      else entry.listener.handleEvent(event);
+    }
+    return true;
+  }
+}
+
+export class Event {
+  constructor(type) {
+    this.type = String(type);
+  }
+}
+
+export class AbortSignal extends EventTarget {
+  aborted = false;
+  reason = undefined;
+  onabort = null;
+  throwIfAborted() {
+    if (this.aborted) throw this.reason;
+  }
+  static abort(reason) {
+    const controller = new AbortController();
+    controller.abort(reason);
+    return controller.signal;
+  }
+  static timeout(ms) {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+    return controller.signal;
+  }
+}
+
+export class AbortController {
+  signal = new AbortSignal();
+  abort(reason = new DOMException('This operation was aborted', 'AbortError')) {
+    if (this.signal.aborted) return;
+    this.signal.aborted = true;
+    this.signal.reason = reason;
+    this.signal.dispatchEvent(new Event('abort'));
+  }
+}

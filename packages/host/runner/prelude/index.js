@@ -1,0 +1,198 @@
+// The isolate's prelude: web APIs partner code expects, and the glue between the guest engine and
+// the runner. It runs first in every new context, before the version's bundle. The runner sets
+// `__platformBridge` (isolated-vm Callbacks: only copied primitives cross) and removes it here, so
+// partner code never sees it; everything the glue needs is captured before partner code runs.
+import URL from 'core-js-pure/actual/url/index.js';
+import URLSearchParams from 'core-js-pure/actual/url-search-params/index.js';
+import { AbortController, AbortSignal, DOMException, Event, EventTarget } from './abort.js';
+import { atob, btoa, TextDecoder, TextEncoder } from './encoding.js';
+import { Headers, Request, Response } from './fetchTypes.js';
+import { structuredClone } from './structuredClone.js';
+
+const g = globalThis;
+const bridge = g.__platformBridge;
+delete g.__platformBridge;
+const { post, log, randomBytes } = bridge;
+const jsonParse = JSON.parse;
+const jsonStringify = JSON.stringify;
+
+// Asynchronous requests to the runner: `post` sends (arguments are copied strings and numbers) and
+// the runner answers later by calling `__platformDeliver` through a reference only it holds.
+const waiting = new Map();
+let nextRequest = 1;
+function request(kind, a, b, c) {
+  const id = nextRequest++;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    post(kind, id, a, b, c);
+  });
+}
+const hostCall = (callId, method, args) => request('cap', callId, method, args);
+const sleep = (ms) => request('sleep', ms);
+
+function define(name, value) {
+  Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
+}
+
+// Timers: the runner waits, the isolate runs the callback; cleared ids are skipped when they fire.
+let nextTimer = 1;
+const timers = new Set();
+function setTimeoutShim(callback, ms = 0, ...args) {
+  const id = nextTimer++;
+  timers.add(id);
+  sleep(Math.max(0, Number(ms) || 0)).then(() => {
+    if (!timers.delete(id)) return;
+    if (typeof callback === 'function') callback(...args);
+  });
+  return id;
+}
+function clearTimeoutShim(id) {
+  timers.delete(id);
+}
+function setIntervalShim(callback, ms = 0, ...args) {
+  const id = nextTimer++;
+  timers.add(id);
+  const tick = () =>
+    sleep(Math.max(1, Number(ms) || 0)).then(() => {
+      if (!timers.has(id)) return;
+      callback(...args);
+      tick();
+    });
+  tick();
+  return id;
+}
+
+const crypto = {
+  getRandomValues(array) {
+    if (!ArrayBuffer.isView(array) || array instanceof Float32Array || array instanceof Float64Array) {
+      throw new TypeError('crypto.getRandomValues needs an integer typed array');
+    }
+    if (array.byteLength > 65536) {
+      throw new DOMException('crypto.getRandomValues: at most 65536 bytes', 'QuotaExceededError');
+    }
+    const bytes = atob(randomBytes(array.byteLength));
+    const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    for (let i = 0; i < view.length; i++) view[i] = bytes.charCodeAt(i);
+    return array;
+  },
+  randomUUID() {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  },
+};
+
+// console goes to the logger of the call that is running (the most recent one when calls overlap).
+let currentCall;
+const format = (args) =>
+  args
+    .map((arg) => {
+      if (typeof arg === 'string') return arg;
+      if (arg instanceof Error) return `${arg.name}: ${arg.message}`;
+      try {
+        return jsonStringify(arg) ?? String(arg);
+      } catch {
+        return String(arg);
+      }
+    })
+    .join(' ');
+const consoleLevel =
+  (level) =>
+  (...args) => {
+    if (currentCall !== undefined) log(currentCall, jsonStringify({ level, message: format(args) }));
+  };
+const console = {
+  debug: consoleLevel('debug'),
+  log: consoleLevel('info'),
+  info: consoleLevel('info'),
+  warn: consoleLevel('warn'),
+  error: consoleLevel('error'),
+  trace: consoleLevel('debug'),
+};
+
+for (const [name, value] of Object.entries({
+  URL,
+  URLSearchParams,
+  TextEncoder,
+  TextDecoder,
+  atob,
+  btoa,
+  Headers,
+  Request,
+  Response,
+  AbortController,
+  AbortSignal,
+  DOMException,
+  Event,
+  EventTarget,
+  structuredClone,
+  crypto,
+  console,
+  setTimeout: setTimeoutShim,
+  clearTimeout: clearTimeoutShim,
+  setInterval: setIntervalShim,
+  clearInterval: clearTimeoutShim,
+  queueMicrotask: (callback) => {
+    Promise.resolve().then(() => callback());
+  },
+})) {
+  define(name, value);
+}
+define('self', g);
+
+// Capabilities over the bridge: each call sends JSON text and gets JSON text back.
+function capabilitiesFor(callId) {
+  const call = async (method, args) => {
+    const reply = jsonParse(await hostCall(callId, method, jsonStringify(args)));
+    if (reply.ok) return reply.value;
+    const error = new Error(reply.error.message);
+    error.name = reply.error.name;
+    if (reply.error.reason !== undefined) error.reason = reply.error.reason;
+    throw error;
+  };
+  return {
+    fetch: (request) => call('fetch', [request]),
+    storage: {
+      get: (scope, key) => call('storage.get', [scope, key]),
+      set: (scope, key, value) => call('storage.set', [scope, key, value]),
+      delete: (scope, key) => call('storage.delete', [scope, key]),
+    },
+    secrets: {
+      get: (name) => call('secrets.get', [name]),
+      set: (name, value) => call('secrets.set', [name, value]),
+    },
+    log: (entry) => log(callId, jsonStringify(entry)),
+  };
+}
+
+define('__platformDeliver', (id, value) => {
+  const resolve = waiting.get(id);
+  waiting.delete(id);
+  resolve?.(value);
+});
+
+// The runner hands over the bundle's namespace once, then takes `run` and removes both globals.
+define('__platformSetBundle', (namespace) => {
+  delete g.__platformSetBundle;
+  const definition = namespace.default;
+  const runGuestCall = namespace.__platformRunGuestCall;
+  if (typeof runGuestCall !== 'function') {
+    throw new Error(
+      'this bundle has no guest engine (built by an older platform-host); install the version again',
+    );
+  }
+  define('__platformRun', async (callId, requestJson) => {
+    currentCall = callId;
+    try {
+      const result = await runGuestCall(definition, jsonParse(requestJson), capabilitiesFor(callId));
+      return jsonStringify(result);
+    } catch (error) {
+      // Only `describe` throws (a definition the strict schema refuses); the name tells the host which error.
+      return jsonStringify({
+        __thrown: { name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) },
+      });
+    }
+  });
+});

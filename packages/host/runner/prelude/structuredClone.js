@@ -1,0 +1,39 @@
+// structuredClone for the values partner code clones: plain data, Date, RegExp, Map, Set, bytes, cycles.
+
+export function structuredClone(value) {
+  const seen = new Map();
+  const clone = (input) => {
+    if (typeof input === 'function' || typeof input === 'symbol') {
+      throw new DOMException(`${String(input)} could not be cloned.`, 'DataCloneError');
+    }
+    if (input === null || typeof input !== 'object') return input;
+    if (seen.has(input)) return seen.get(input);
+    let out;
+    if (input instanceof Date) out = new Date(input.getTime());
+    else if (input instanceof RegExp) out = new RegExp(input.source, input.flags);
+    else if (input instanceof ArrayBuffer) out = input.slice(0);
+    else if (ArrayBuffer.isView(input)) {
+      out = new input.constructor(input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength));
+    } else if (input instanceof Map) {
+      out = new Map();
+      seen.set(input, out);
+      for (const [key, entry] of input) out.set(clone(key), clone(entry));
+      return out;
+    } else if (input instanceof Set) {
+      out = new Set();
+      seen.set(input, out);
+      for (const entry of input) out.add(clone(entry));
+      return out;
+    } else if (input instanceof Error) {
+      out = new input.constructor(input.message);
+    } else {
+      out = Array.isArray(input) ? [] : {};
+      seen.set(input, out);
+      for (const key of Object.keys(input)) out[key] = clone(input[key]);
+      return out;
+    }
+    seen.set(input, out);
+    return out;
+  };
+  return clone(value);
+}

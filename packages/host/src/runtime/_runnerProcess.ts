@@ -1,0 +1,241 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type { Capabilities, LogEntry } from '@platform/sdk/runtime';
+import { RUNNER_DIR } from './buildGuestPrelude.js';
+
+/** How a call into a runner ended: the guest's JSON result, or why there is none. */
+export type RunnerOutcome =
+  | { readonly ok: true; readonly value: string }
+  | {
+      readonly ok: false;
+      readonly error: {
+        readonly kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'runner_exit' | 'timeout';
+        readonly message: string;
+        /** The thrown error's name, for `error`. */
+        readonly name?: string;
+      };
+    };
+
+export interface RunnerCall {
+  readonly versionId: string;
+  /** The isolate script, sent only the first time this runner sees the version. */
+  readonly script: () => Promise<string>;
+  readonly request: string;
+  readonly capabilities: Capabilities;
+  readonly cpuLimitMs: number;
+  readonly timeoutMs: number;
+  /** Load the version for this call only: its isolate and code are dropped afterwards. */
+  readonly ephemeral?: boolean;
+}
+
+type FromRunner =
+  | { type: 'ready' }
+  | { type: 'cap'; callId: string; capId: number; method: string; args: string }
+  | { type: 'log'; callId: string; entry: string }
+  | { type: 'result'; callId: string; ok: true; value: string }
+  | {
+      type: 'result';
+      callId: string;
+      ok: false;
+      error: { kind: 'cpu' | 'memory' | 'disposed' | 'error'; message: string; name?: string };
+    };
+
+interface InFlight {
+  readonly capabilities: Capabilities;
+  readonly settle: (outcome: RunnerOutcome) => void;
+}
+
+const require = createRequire(import.meta.url);
+
+/** One runner child process and the calls in flight on it. */
+export interface RunnerProcess {
+  readonly pid: number;
+  readonly inFlight: number;
+  readonly exited: boolean;
+  call(call: RunnerCall): Promise<RunnerOutcome>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Node flags of a runner: isolated-vm needs `--no-node-snapshot` and addons; the permission model
+ * lets it read only the runner's folder and isolated-vm, and spawn no process or worker.
+ */
+export function runnerExecArgv(): string[] {
+  const isolatedVmDir = dirname(require.resolve('isolated-vm'));
+  return [
+    '--no-node-snapshot',
+    '--experimental-permission',
+    `--allow-fs-read=${RUNNER_DIR}*`,
+    `--allow-fs-read=${isolatedVmDir}/*`,
+    '--allow-addons',
+    '--no-warnings',
+  ];
+}
+
+/**
+ * Forks a runner: `--no-node-snapshot` (isolated-vm needs it), the permission model reading only
+ * the runner's folder and isolated-vm, addons allowed, and an empty environment (no secrets, no
+ * DATABASE_URL). When it exits, its calls in flight settle with `runner_exit` and `onExit` runs.
+ */
+export function startRunnerProcess(options: {
+  prelude: string;
+  memoryLimitMb: number;
+  onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
+  onStderr: (line: string) => void;
+}): RunnerProcess {
+  const isolatedVm = require.resolve('isolated-vm');
+  const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm], {
+    execArgv: runnerExecArgv(),
+    env: {},
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
+  const calls = new Map<string, InFlight>();
+  const loaded = new Set<string>();
+  let exited = false;
+  let nextCall = 1;
+
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text: string) => {
+    for (const line of text.split('\n')) if (line.trim() !== '') options.onStderr(line);
+  });
+  child.send({ type: 'init', prelude: options.prelude, memoryLimitMb: options.memoryLimitMb });
+
+  child.on('message', (raw) => {
+    const message = raw as FromRunner;
+    if (message.type === 'cap') {
+      const call = calls.get(message.callId);
+      void answerCapability(call?.capabilities, message.method, message.args).then((reply) => {
+        if (!exited) child.send({ type: 'cap-result', capId: message.capId, reply });
+      });
+    } else if (message.type === 'log') {
+      const call = calls.get(message.callId);
+      try {
+        call?.capabilities.log(JSON.parse(message.entry) as LogEntry);
+      } catch {
+        // A log line that is not JSON is dropped; it cannot come from the prelude.
+      }
+    } else if (message.type === 'result') {
+      const call = calls.get(message.callId);
+      calls.delete(message.callId);
+      call?.settle(message.ok ? { ok: true, value: message.value } : { ok: false, error: message.error });
+    }
+  });
+
+  child.on('exit', (code, signal) => {
+    exited = true;
+    for (const call of calls.values()) {
+      call.settle({
+        ok: false,
+        error: { kind: 'runner_exit', message: `the runner process exited (${signal ?? code})` },
+      });
+    }
+    calls.clear();
+    options.onExit(code, signal);
+  });
+  child.on('error', () => {
+    // 'exit' follows and settles the calls.
+  });
+
+  return {
+    pid: child.pid ?? -1,
+    get inFlight() {
+      return calls.size;
+    },
+    get exited() {
+      // A killed runner disconnects before its 'exit' event: no new call goes to it meanwhile.
+      return exited || !child.connected;
+    },
+    async call(call) {
+      if (exited || !child.connected) {
+        return { ok: false, error: { kind: 'runner_exit', message: 'the runner process has exited' } };
+      }
+      const callId = `c${nextCall++}`;
+      const script = loaded.has(call.versionId) ? undefined : await call.script();
+      if (call.ephemeral) loaded.delete(call.versionId);
+      else loaded.add(call.versionId);
+      return new Promise<RunnerOutcome>((resolve) => {
+        const timer = setTimeout(() => {
+          calls.delete(callId);
+          if (!exited) child.send({ type: 'abandon', callId });
+          resolve({
+            ok: false,
+            error: { kind: 'timeout', message: `the handler exceeded its ${call.timeoutMs} ms budget` },
+          });
+        }, call.timeoutMs);
+        calls.set(callId, {
+          capabilities: call.capabilities,
+          settle: (outcome) => {
+            clearTimeout(timer);
+            resolve(outcome);
+          },
+        });
+        child.send({
+          type: 'call',
+          callId,
+          versionId: call.versionId,
+          ...(script === undefined ? {} : { script }),
+          request: call.request,
+          cpuLimitMs: call.cpuLimitMs,
+          ...(call.ephemeral ? { ephemeral: true } : {}),
+        });
+      });
+    },
+    stop() {
+      if (exited) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill();
+      });
+    },
+  };
+}
+
+// Every capability call is checked again here: the method must be known and the arguments JSON.
+async function answerCapability(
+  capabilities: Capabilities | undefined,
+  method: string,
+  argsJson: string,
+): Promise<string> {
+  try {
+    if (capabilities === undefined) throw new Error('this call has already ended');
+    const args = JSON.parse(argsJson) as unknown[];
+    if (!Array.isArray(args)) throw new TypeError('capability arguments must be a JSON array');
+    const [a, b, c] = args as [never, never, never];
+    let value: unknown;
+    switch (method) {
+      case 'fetch':
+        value = await capabilities.fetch(a);
+        break;
+      case 'storage.get':
+        value = await capabilities.storage.get(a, b);
+        break;
+      case 'storage.set':
+        value = await capabilities.storage.set(a, b, c);
+        break;
+      case 'storage.delete':
+        value = await capabilities.storage.delete(a, b);
+        break;
+      case 'secrets.get':
+        value = await capabilities.secrets.get(a);
+        break;
+      case 'secrets.set':
+        value = await capabilities.secrets.set(a, b);
+        break;
+      default:
+        throw new Error(`unknown capability "${method}"`);
+    }
+    return JSON.stringify({ ok: true, value });
+  } catch (error) {
+    const { name, message, reason } = error as { name?: unknown; message?: unknown; reason?: unknown };
+    return JSON.stringify({
+      ok: false,
+      error: {
+        name: typeof name === 'string' ? name : 'Error',
+        message: typeof message === 'string' ? message : String(error),
+        ...(typeof reason === 'string' ? { reason } : {}),
+      },
+    });
+  }
+}

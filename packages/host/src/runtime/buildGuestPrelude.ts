@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** The folder of the runner process and the prelude sources (plain JavaScript, shipped with the package). */
+export const RUNNER_DIR = fileURLToPath(new URL('../../runner/', import.meta.url));
+
+let cached: Promise<string> | undefined;
+
+/**
+ * The isolate prelude (web APIs and the bridge glue) as one script, built once per host process
+ * from `runner/prelude`; runners compile it once and reuse the V8 code cache for every isolate.
+ * @example const prelude = await buildGuestPrelude();
+ */
+export function buildGuestPrelude(): Promise<string> {
+  cached ??= (async () => {
+    const entry = `${RUNNER_DIR}prelude/index.js`;
+    if (!existsSync(entry))
+      throw new Error(`the isolate prelude is missing at ${entry}; reinstall @platform/host`);
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      format: 'iife',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+      legalComments: 'none',
+      minify: true,
+    });
+    const output = result.outputFiles[0];
+    if (output === undefined) throw new Error('esbuild produced no isolate prelude');
+    return output.text;
+  })();
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}

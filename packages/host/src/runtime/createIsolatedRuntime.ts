@@ -1,0 +1,216 @@
+import { availableParallelism } from 'node:os';
+import {
+  ACTION_FAILED_MESSAGE,
+  type ActionEnvelope,
+  type ActivateResult,
+  type DefinitionManifest,
+  type GuestCall,
+  type ParsedWebhookPayload,
+} from '@platform/sdk/runtime';
+import { type RunnerOutcome, type RunnerProcess, startRunnerProcess } from './_runnerProcess.js';
+import { buildGuestPrelude } from './buildGuestPrelude.js';
+import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
+import { toIsolateScript } from './toIsolateScript.js';
+
+export interface IsolatedRuntimeOptions {
+  /** Runner processes. Default: the machine's cores. */
+  readonly runners?: number;
+  /** Per isolate. Default 128 MiB. */
+  readonly memoryLimitMb?: number;
+  /** CPU budget of one call; default its wall-clock budget (`timeoutMs`). */
+  readonly cpuLimitMs?: number;
+  /** Budget of `describe` (loading a bundle to read its definition). Default 10 s. */
+  readonly describeTimeoutMs?: number;
+  /** Operational messages (runner exits, runner stderr). */
+  readonly onWarning?: (message: string) => void;
+}
+
+export interface IsolatedRuntime extends Runtime {
+  /** Process ids of the runners started so far and still running (operations and tests). */
+  runnerPids(): number[];
+}
+
+/**
+ * The production runtime: partner code runs in V8 isolates (isolated-vm) inside a pool of runner
+ * processes; capability calls cross as JSON to this process, where the host capabilities enforce
+ * every rule. CPU, memory and wall-clock limits end a call with `handler_error`; a runner that
+ * exits is replaced.
+ * @example const runtime = createIsolatedRuntime({ runners: 2 }); const host = await createHost({ runtime });
+ */
+export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): IsolatedRuntime {
+  const size = Math.max(1, options.runners ?? availableParallelism());
+  const memoryLimitMb = options.memoryLimitMb ?? 128;
+  const scripts = new Map<string, Promise<string>>();
+  // Versions that have run a handler here; describing any other one loads it for that call only.
+  const loadedVersions = new Set<string>();
+  const pool: (RunnerProcess | undefined)[] = new Array(size).fill(undefined);
+  let closed = false;
+  let next = 0;
+
+  function spawn(slot: number, prelude: string): RunnerProcess {
+    const runner = startRunnerProcess({
+      prelude,
+      memoryLimitMb,
+      onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
+      onExit: (code, signal) => {
+        if (pool[slot] === runner) pool[slot] = undefined;
+        if (!closed) {
+          options.onWarning?.(
+            `isolated runtime: runner ${slot} exited (${signal ?? code}); its calls in flight failed, a new runner starts with the next call`,
+          );
+        }
+      },
+    });
+    pool[slot] = runner;
+    return runner;
+  }
+
+  // An idle runner if there is one; else a new runner in a free slot; else the least busy. Runners
+  // start only when calls overlap, so a quiet host keeps one process; an exited one frees its slot.
+  async function pick(): Promise<RunnerProcess> {
+    if (closed) throw new Error('the isolated runtime is closed');
+    const prelude = await buildGuestPrelude();
+    let best: RunnerProcess | undefined;
+    let free: number | undefined;
+    for (let i = 0; i < size; i++) {
+      const slot = (next + i) % size;
+      const runner = pool[slot];
+      if (runner === undefined || runner.exited) {
+        free ??= slot;
+        continue;
+      }
+      if (best === undefined || runner.inFlight < best.inFlight) best = runner;
+    }
+    next = (next + 1) % size;
+    if (best !== undefined && (best.inFlight === 0 || free === undefined)) return best;
+    return spawn(free!, prelude);
+  }
+
+  function scriptFor(version: RuntimeVersion): Promise<string> {
+    let script = scripts.get(version.id);
+    if (script === undefined) {
+      script = version.loadBundle().then(toIsolateScript);
+      script.catch(() => scripts.delete(version.id));
+      scripts.set(version.id, script);
+    }
+    return script;
+  }
+
+  async function run(
+    version: RuntimeVersion,
+    request: GuestCall,
+    capabilities: RuntimeCall['capabilities'],
+    timeoutMs: number,
+    ephemeral = false,
+  ): Promise<RunnerOutcome> {
+    const runner = await pick();
+    const outcome = await runner.call({
+      versionId: version.id,
+      script: () => scriptFor(version),
+      request: JSON.stringify(request),
+      capabilities,
+      cpuLimitMs: options.cpuLimitMs ?? timeoutMs,
+      timeoutMs,
+      ephemeral,
+    });
+    if (ephemeral) scripts.delete(version.id);
+    if (!outcome.ok && outcome.error.kind !== 'error') {
+      capabilities.log({ level: 'error', message: outcome.error.message });
+    }
+    return outcome;
+  }
+
+  async function guest<T>(call: RuntimeCall, request: GuestCall, failed: (message: string) => T): Promise<T> {
+    loadedVersions.add(call.version.id);
+    const outcome = await run(call.version, request, call.capabilities, call.timeoutMs);
+    if (outcome.ok) return JSON.parse(outcome.value) as T;
+    return failed(outcome.error.message);
+  }
+
+  // Describing a definition and validating a payload run partner code with nothing to reach.
+  const refuse = () => Promise.reject(new Error('no capabilities while describing or validating'));
+  const NO_CAPABILITIES: RuntimeCall['capabilities'] = {
+    fetch: refuse,
+    storage: { get: refuse, set: refuse, delete: refuse },
+    secrets: { get: refuse, set: refuse },
+    log: () => {},
+  };
+
+  const handlerError = (message: string) => ({
+    ok: false as const,
+    error: { code: 'handler_error' as const, message },
+  });
+
+  return {
+    isolated: true,
+    runnerPids() {
+      return pool.flatMap((runner) => (runner === undefined || runner.exited ? [] : [runner.pid]));
+    },
+    async describe(version) {
+      const outcome = await run(
+        version,
+        { op: 'describe' },
+        NO_CAPABILITIES,
+        options.describeTimeoutMs ?? 10_000,
+        // Installs describe a bundle under a one-off id; versions already running keep their isolate.
+        !loadedVersions.has(version.id),
+      );
+      if (!outcome.ok) {
+        const error = new Error(outcome.error.message);
+        if (outcome.error.name !== undefined) error.name = outcome.error.name;
+        throw error;
+      }
+      const value = JSON.parse(outcome.value) as
+        | DefinitionManifest
+        | { __thrown: { name: string; message: string } };
+      if ('__thrown' in value) {
+        const error = new Error(value.__thrown.message);
+        error.name = value.__thrown.name;
+        throw error;
+      }
+      return value;
+    },
+    invokeAction(call) {
+      return guest<ActionEnvelope>(
+        call,
+        { op: 'invokeAction', actor: call.actor, actionName: call.actionName, rawBody: call.rawBody },
+        () => handlerError(ACTION_FAILED_MESSAGE),
+      );
+    },
+    async parseWebhookPayload(call) {
+      const outcome = await run(
+        call.version,
+        { op: 'parseWebhookPayload', webhookId: call.webhookId, rawBody: call.rawBody },
+        NO_CAPABILITIES,
+        call.timeoutMs,
+      );
+      // As in process: a validation that cannot finish is an error for ingress to answer, not a verdict.
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      return JSON.parse(outcome.value) as ParsedWebhookPayload;
+    },
+    deliverWebhook(call) {
+      return guest(
+        call,
+        { op: 'deliverWebhook', actor: call.actor, webhookId: call.webhookId, rawBody: call.rawBody },
+        handlerError,
+      );
+    },
+    runSchedule(call) {
+      return guest(call, { op: 'runSchedule', actor: call.actor, scheduleId: call.scheduleId }, handlerError);
+    },
+    runActivate(call) {
+      return guest<ActivateResult>(call, { op: 'runActivate', actor: call.actor }, handlerError);
+    },
+    runOnTokens(call) {
+      return guest(call, { op: 'runOnTokens', actor: call.actor, tokens: call.tokens }, (message) => ({
+        ok: false as const,
+        error: { code: 'save_failed' as const, message },
+      }));
+    },
+    async close() {
+      closed = true;
+      await Promise.all(pool.map((runner) => runner?.stop()));
+      scripts.clear();
+    },
+  };
+}
