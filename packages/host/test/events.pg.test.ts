@@ -124,7 +124,7 @@ if (baseUrl) {
     beforeAll(async () => {
       survivor = await startTestHost({
         projects: ['events-load'],
-        events: { worker: { leaseMs: 1000, pollMs: 20 } },
+        events: { worker: { leaseMs: 1000, pollMs: 20, concurrency: 16, perIntegration: 16 } },
       });
       const { rows } = await survivor.db.query('SELECT current_schema() AS schema');
       const url = new URL(baseUrl);
@@ -150,7 +150,8 @@ if (baseUrl) {
       const server = child!;
       const accepted = new Map<string, number>();
       const path = () => `/api/integrations/${SLUG}/webhooks/tick?accountId=${survivor.accountId}`;
-      const body = (n: number) => JSON.stringify({ n, sleepMs: 20 });
+      // Handlers slow enough that the process always has jobs in flight when it is killed.
+      const body = (n: number) => JSON.stringify({ n, sleepMs: 100 });
       let killed = false;
       // A steady burst at the process; it is killed once 100 deliveries are in.
       for (let n = 0; n < 300; n += 10) {
