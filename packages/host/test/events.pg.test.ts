@@ -173,6 +173,19 @@ if (baseUrl) {
         );
         expect(sent.length).toBe(10);
         if (!killed && accepted.size >= 100) {
+          // The scenario needs successes the dead process recorded: wait for one before the kill
+          // rather than hope the timing gives one (under load it sometimes did not).
+          await until(
+            async () => {
+              const { rows } = await survivor.db.query(
+                "SELECT count(*)::int AS n FROM jobs WHERE status = 'succeeded' AND locked_by LIKE $1",
+                [`${hostname()}:${server.child.pid}:%`],
+              );
+              return (rows[0]?.n as number) > 0;
+            },
+            60_000,
+            'the serve process to record its first success',
+          );
           server.child.kill('SIGKILL');
           killed = true;
           survivor.events.worker.start();
