@@ -16,9 +16,14 @@ export const REFRESH_TOKEN_SECRET = 'ACME_NOTES_REFRESH_TOKEN';
 
 /** Newest first, local and remote notes merged by id, capped at the cache size. */
 export function mergeNotes(...lists: readonly (readonly Note[])[]): Note[] {
-  const byId = new Map<string, Note>();
-  for (const list of lists) for (const note of list) byId.set(note.id, note);
-  return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, MAX_CACHED_NOTES);
+  // Two notes written in the same millisecond share createdAt: the one written later comes first.
+  const byId = new Map<string, { note: Note; order: number }>();
+  let order = 0;
+  for (const list of lists) for (const note of list) byId.set(note.id, { note, order: order++ });
+  return [...byId.values()]
+    .sort((a, b) => b.note.createdAt.localeCompare(a.note.createdAt) || b.order - a.order)
+    .map((entry) => entry.note)
+    .slice(0, MAX_CACHED_NOTES);
 }
 
 /**
