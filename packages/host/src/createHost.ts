@@ -48,11 +48,11 @@ export interface HostEvents {
 export type RuntimeKind = 'isolated' | 'in-process';
 
 /**
- * The runtime a host uses when neither the options nor `PLATFORM_RUNTIME` name one. Still the
- * in-process runtime: the isolated one works (`PLATFORM_RUNTIME=isolated`) but the webhook and
- * scheduler suites have not yet been run against it, which is what makes it the default.
+ * The runtime a host uses when neither the options nor `PLATFORM_RUNTIME` name one: partner code
+ * is untrusted, so it runs in V8 isolates in runner processes. `in-process` is for tests and local
+ * development and says at start that it does not isolate.
  */
-export const DEFAULT_RUNTIME: RuntimeKind = 'in-process';
+export const DEFAULT_RUNTIME: RuntimeKind = 'isolated';
 
 export interface Host {
   readonly app: Hono;
@@ -124,11 +124,20 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
 
 function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
   if (typeof options.runtime === 'object') return options.runtime;
-  const kind =
-    options.runtime ?? options.env?.PLATFORM_RUNTIME ?? process.env.PLATFORM_RUNTIME ?? DEFAULT_RUNTIME;
+  const variable = (name: string) => options.env?.[name] ?? process.env[name];
+  const kind = options.runtime ?? variable('PLATFORM_RUNTIME') ?? DEFAULT_RUNTIME;
   if (kind === 'isolated') {
+    const runners = positiveInteger('PLATFORM_RUNNERS', variable('PLATFORM_RUNNERS'));
+    const memoryLimitMb = positiveInteger(
+      'PLATFORM_ISOLATE_MEMORY_MB',
+      variable('PLATFORM_ISOLATE_MEMORY_MB'),
+    );
     logger.info('runtime: isolated (partner code runs in V8 isolates in runner processes)');
-    return createIsolatedRuntime({ onWarning: (message) => logger.warn(message) });
+    return createIsolatedRuntime({
+      ...(runners === undefined ? {} : { runners }),
+      ...(memoryLimitMb === undefined ? {} : { memoryLimitMb }),
+      onWarning: (message) => logger.warn(message),
+    });
   }
   if (kind !== 'in-process') {
     throw new Error(`PLATFORM_RUNTIME is "${kind}"; set it to "isolated" or "in-process"`);
@@ -137,4 +146,15 @@ function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
     ...(options.dataDir === undefined ? {} : { bundleDir: join(options.dataDir, 'bundles') }),
     onWarning: (message) => logger.warn(message),
   });
+}
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1) {
+    throw new Error(
+      `${name} is "${value}"; set it to a whole number of at least 1, or unset it for the default`,
+    );
+  }
+  return number;
 }

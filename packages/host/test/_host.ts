@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type CreateHostOptions, createHost, type Host, installProject } from '@platform/host';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { upsertActivation } from '../src/store/integrations.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
 
@@ -32,6 +32,17 @@ export function runSuitesOnPostgres(baseUrl: string): void {
   postgresBaseUrl = baseUrl;
 }
 
+// Set by runSuitesInProcess(): hosts started without a runtime then run partner code in process.
+let inProcess = false;
+
+/**
+ * Makes every `startTestHost()` in the suites imported afterwards use the in-process runtime (the
+ * one of local development and the harness) instead of the default isolated one.
+ */
+export function runSuitesInProcess(): void {
+  inProcess = true;
+}
+
 /**
  * A host on PGlite in memory (or PostgreSQL when `databaseUrl` is given) with one user, one
  * account, a bearer token, and the fixture projects installed and activated.
@@ -45,6 +56,7 @@ export async function startTestHost(
       : undefined;
   const created = await createHost({
     logger: pino({ level: 'silent' }),
+    ...(inProcess ? { runtime: 'in-process' as const } : {}),
     ...options,
     ...(schema === undefined ? {} : { databaseUrl: schema.url }),
   });
@@ -138,6 +150,45 @@ export async function pgSchema(
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
       await cleanup.end();
+    },
+  };
+}
+
+/** What partner code logged through a host, read back by tests (see {@link partnerLog}). */
+export interface PartnerLog {
+  /** A host logger (pass it as `logger`); several hosts may share one. */
+  readonly logger: Logger;
+  /** Every partner line so far, parsed: `msg`, the line's fields, and the call's identity. */
+  lines(): Record<string, unknown>[];
+  /** The `fields[key]` of each partner line logged as `message`, in order. */
+  reported<T = Record<string, unknown>>(message: string, key: string): T[];
+  clear(): void;
+}
+
+/**
+ * A logger that keeps the partner lines (`partner: true`) a host writes. Fixtures report what their
+ * handlers saw through `ctx.logger`, which reaches the host from an isolate and in process alike,
+ * so tests read handler behaviour the way an operator would, never through shared globals.
+ * @example const log = partnerLog(); const host = await startTestHost({ logger: log.logger });
+ */
+export function partnerLog(): PartnerLog {
+  let lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    {
+      write(line: string) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        if (entry.partner === true) lines.push(entry);
+      },
+    },
+  );
+  return {
+    logger,
+    lines: () => [...lines],
+    reported: <T>(message: string, key: string) =>
+      lines.filter((line) => line.msg === message).map((line) => line[key] as T),
+    clear() {
+      lines = [];
     },
   };
 }

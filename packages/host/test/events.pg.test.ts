@@ -2,18 +2,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, type Host } from '@platform/host';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, type ServeProcess, startServe } from './_cli.js';
-import { runSuitesOnPostgres, startTestHost, type TestHost } from './_host.js';
+import { partnerLog, runSuitesOnPostgres, startTestHost, type TestHost } from './_host.js';
 
 // Several host instances on one PostgreSQL database: the webhook and scheduler suites again, then
 // two in-process instances driven by one injectable clock, then a `platform-host serve` process
 // killed with SIGKILL during a burst.
 const baseUrl = process.env.PLATFORM_TEST_DATABASE_URL;
 const SLUG = 'test-events-load';
-const runs = globalThis as { __loadRuns?: Map<string, number> };
-const silent = pino({ level: 'silent' });
+// Runs of the load fixture's handlers ("<accountId>:<target>" -> count), from their `processed` log lines.
+const log = partnerLog();
+const runs = (): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const run of log.reported<string>('processed', 'run')) counts.set(run, (counts.get(run) ?? 0) + 1);
+  return counts;
+};
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -36,11 +40,11 @@ if (baseUrl) {
 
     beforeAll(async () => {
       // startTestHost gives `a` its own schema (runSuitesOnPostgres); `b` opens the same one.
-      a = await startTestHost({ projects: ['events-load'], now });
+      a = await startTestHost({ logger: log.logger, projects: ['events-load'], now });
       const { rows } = await a.db.query('SELECT current_schema() AS schema');
       const url = new URL(baseUrl);
       url.searchParams.set('options', `-c search_path=${rows[0]!.schema as string}`);
-      b = await createHost({ databaseUrl: url.toString(), now, logger: silent });
+      b = await createHost({ databaseUrl: url.toString(), now, logger: log.logger });
     });
     afterAll(async () => {
       await b?.close();
@@ -48,7 +52,7 @@ if (baseUrl) {
     });
 
     it('fires 50 schedules over six simulated minutes exactly once each time, across both instances', async () => {
-      runs.__loadRuns = new Map();
+      log.clear();
       for (let minute = 0; minute < 6; minute += 1) {
         nowMs = Date.parse('2026-11-22T10:00:05Z') + minute * 60_000;
         // Both instances tick the same minute at once, then both work the queue at once.
@@ -60,7 +64,7 @@ if (baseUrl) {
         // Minutes 10:00-10:05: every minute 6 times, every other minute 3, every third 2.
         expected.set(`${a.accountId}:schedule-${index}`, [6, 3, 2][index % 3]!);
       }
-      expect(Object.fromEntries(runs.__loadRuns)).toEqual(Object.fromEntries(expected));
+      expect(Object.fromEntries(runs())).toEqual(Object.fromEntries(expected));
       const { rows } = await a.db.query(
         "SELECT count(*)::int AS n, count(DISTINCT locked_by)::int AS instances FROM jobs WHERE kind = 'schedule' AND status = 'succeeded'",
       );
@@ -69,7 +73,7 @@ if (baseUrl) {
     });
 
     it('processes 500 webhooks spread over both instances, each exactly once', async () => {
-      runs.__loadRuns = new Map();
+      log.clear();
       a.events.worker.start();
       b.events.worker.start();
       try {
@@ -104,7 +108,7 @@ if (baseUrl) {
       } finally {
         await Promise.all([a.events.worker.stop(5000), b.events.worker.stop(5000)]);
       }
-      const ticks = [...runs.__loadRuns].filter(([key]) => key.includes(':tick-'));
+      const ticks = [...runs()].filter(([key]) => key.includes(':tick-'));
       expect(ticks.length).toBe(500);
       expect(ticks.every(([, count]) => count === 1)).toBe(true);
       const { rows } = await a.db.query(
@@ -123,6 +127,7 @@ if (baseUrl) {
 
     beforeAll(async () => {
       survivor = await startTestHost({
+        logger: log.logger,
         projects: ['events-load'],
         events: { worker: { leaseMs: 1000, pollMs: 20, concurrency: 16, perIntegration: 16 } },
       });
@@ -146,7 +151,7 @@ if (baseUrl) {
     });
 
     it('processes every delivery answered 202, none again after its success was recorded', async () => {
-      runs.__loadRuns = new Map();
+      log.clear();
       const server = child!;
       const accepted = new Map<string, number>();
       const path = () => `/api/integrations/${SLUG}/webhooks/tick?accountId=${survivor.accountId}`;
@@ -224,8 +229,9 @@ if (baseUrl) {
       expect(byChild.length).toBeGreaterThan(0);
       // Jobs the dead instance had claimed were taken over after their lease: a second attempt.
       expect(bySurvivor.some((row) => (row.attempts as number) > 1)).toBe(true);
+      const ranHereCounts = runs();
       const ranHere = (id: string) =>
-        runs.__loadRuns!.get(`${survivor.accountId}:tick-${accepted.get(id)}`) ?? 0;
+        ranHereCounts.get(`${survivor.accountId}:tick-${accepted.get(id)}`) ?? 0;
       // Success recorded by the dead instance: never run again here. Recorded here: run here exactly once.
       expect(byChild.filter((row) => ranHere(row.id as string) !== 0)).toEqual([]);
       expect(bySurvivor.filter((row) => ranHere(row.id as string) !== 1)).toEqual([]);

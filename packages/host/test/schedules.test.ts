@@ -1,10 +1,12 @@
 import { createScheduler, installProject } from '@platform/host';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deleteActivation, upsertActivation } from '../src/store/integrations.js';
-import { FIXTURES, startTestHost, type TestHost } from './_host.js';
+import { FIXTURES, partnerLog, startTestHost, type TestHost } from './_host.js';
 
 const SLUG = 'test-events';
-const events = globalThis as { __testEvents?: { event: string; actor: string; userStorage: string }[] };
+// What the fixture's handlers saw, from their `seen` log lines.
+const log = partnerLog();
+const seen = () => log.reported<{ event: string; actor: string; userStorage: string }>('seen', 'seen');
 
 describe('scheduler', () => {
   let host: TestHost;
@@ -20,13 +22,13 @@ describe('scheduler', () => {
     ).rows;
 
   beforeAll(async () => {
-    host = await startTestHost({ projects: ['events'], now: () => new Date(nowMs) });
+    host = await startTestHost({ logger: log.logger, projects: ['events'], now: () => new Date(nowMs) });
   });
   afterAll(async () => {
     await host?.close();
   });
   beforeEach(() => {
-    events.__testEvents = [];
+    log.clear();
   });
 
   it('fires each schedule once per account at each cron minute, as a machine actor', async () => {
@@ -37,8 +39,12 @@ describe('scheduler', () => {
     at('2026-11-22T10:00:50Z');
     expect(await createScheduler(host.services).tick()).toBe(0);
     expect(await host.events.worker.drain()).toBe(2);
-    expect(events.__testEvents?.map((seen) => seen.event).sort()).toEqual(['every-five', 'every-minute']);
-    expect(events.__testEvents?.[0]).toMatchObject({
+    expect(
+      seen()
+        .map((event) => event.event)
+        .sort(),
+    ).toEqual(['every-five', 'every-minute']);
+    expect(seen()[0]).toMatchObject({
       actor: 'machine',
       userStorage: 'MachineActorStorageError',
     });
@@ -84,7 +90,7 @@ describe('scheduler', () => {
     expect(await host.events.scheduler.tick()).toBe(0);
     // A run queued before the deactivation does not run the handler for the deactivated account.
     expect(await host.events.worker.drain()).toBe(1);
-    expect(events.__testEvents).toEqual([]);
+    expect(seen()).toEqual([]);
     expect((await queued()).at(-1)).toMatchObject({
       status: 'failed',
       last_error: expect.stringContaining('no longer activated'),
@@ -109,7 +115,7 @@ describe('scheduler', () => {
     );
     at('2026-11-22T10:30:02Z');
     expect(await host.events.worker.drain()).toBe(0);
-    expect(events.__testEvents).toEqual([]);
+    expect(seen()).toEqual([]);
     const failed = (await queued()).filter((row) => row.status === 'failed');
     expect(failed.slice(-2)).toEqual([
       expect.objectContaining({ last_error: 'the worker running it stopped before it finished' }),
@@ -126,7 +132,7 @@ describe('scheduler', () => {
     for (let index = 0; index < 3; index += 1) {
       await host.app.request(`/api/integrations/${SLUG}/webhooks/flaky?accountId=${host.accountId}`, {
         method: 'POST',
-        body: JSON.stringify({ id: `c${index}`, failures: 0 }),
+        body: JSON.stringify({ id: `c${index}` }),
       });
     }
     expect(await worker.fill()).toBe(1);
