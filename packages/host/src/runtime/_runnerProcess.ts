@@ -1,8 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import type { Capabilities, LogEntry } from '@platform/sdk/runtime';
 import { RUNNER_DIR } from './buildGuestPrelude.js';
+import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
 /** How a call into a runner ended: the guest's JSON result, or why there is none. */
 export type RunnerOutcome =
@@ -46,8 +45,6 @@ interface InFlight {
   readonly settle: (outcome: RunnerOutcome) => void;
 }
 
-const require = createRequire(import.meta.url);
-
 /** One runner child process and the calls in flight on it. */
 export interface RunnerProcess {
   readonly pid: number;
@@ -59,15 +56,18 @@ export interface RunnerProcess {
 
 /**
  * Node flags of a runner: isolated-vm needs `--no-node-snapshot` and addons; the permission model
- * lets it read only the runner's folder and isolated-vm, and spawn no process or worker.
+ * (`--permission` from Node 22, `--experimental-permission` on 20) lets it read only the runner's
+ * folder and isolated-vm's, and spawn no process or worker.
  */
-export function runnerExecArgv(): string[] {
-  const isolatedVmDir = dirname(require.resolve('isolated-vm'));
+export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedVm()): string[] {
+  const permission = process.allowedNodeEnvironmentFlags.has('--permission')
+    ? '--permission'
+    : '--experimental-permission';
   return [
     '--no-node-snapshot',
-    '--experimental-permission',
+    permission,
     `--allow-fs-read=${RUNNER_DIR}*`,
-    `--allow-fs-read=${isolatedVmDir}/*`,
+    ...isolatedVm.readDirs.map((dir) => `--allow-fs-read=${dir}/*`),
     '--allow-addons',
     '--no-warnings',
   ];
@@ -83,10 +83,11 @@ export function startRunnerProcess(options: {
   memoryLimitMb: number;
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
   onStderr: (line: string) => void;
+  isolatedVm?: ResolvedIsolatedVm;
 }): RunnerProcess {
-  const isolatedVm = require.resolve('isolated-vm');
-  const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm], {
-    execArgv: runnerExecArgv(),
+  const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
+  const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
+    execArgv: runnerExecArgv(isolatedVm),
     env: {},
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',

@@ -9,6 +9,7 @@ import {
 } from '@platform/sdk/runtime';
 import { type RunnerOutcome, type RunnerProcess, startRunnerProcess } from './_runnerProcess.js';
 import { buildGuestPrelude } from './buildGuestPrelude.js';
+import { resolveIsolatedVm } from './isolatedVm.js';
 import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
 import { toIsolateScript } from './toIsolateScript.js';
 
@@ -38,6 +39,8 @@ export interface IsolatedRuntime extends Runtime {
  * @example const runtime = createIsolatedRuntime({ runners: 2 }); const host = await createHost({ runtime });
  */
 export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): IsolatedRuntime {
+  // Fails now, with how to fix it, when the isolated-vm line of this Node is not installed.
+  const isolatedVm = resolveIsolatedVm();
   const size = Math.max(1, options.runners ?? availableParallelism());
   const memoryLimitMb = options.memoryLimitMb ?? 128;
   const scripts = new Map<string, Promise<string>>();
@@ -51,6 +54,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     const runner = startRunnerProcess({
       prelude,
       memoryLimitMb,
+      isolatedVm,
       onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
       onExit: (code, signal) => {
         if (pool[slot] === runner) pool[slot] = undefined;
