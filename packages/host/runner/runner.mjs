@@ -1,10 +1,14 @@
 // A runner process: runs partner code in V8 isolates (isolated-vm) for the host process, which
 // forks it with `--no-node-snapshot`, the permission model (file reads limited to this folder and
 // isolated-vm) and an empty environment. Messages over the IPC channel, JSON only:
-//   host -> runner: init { prelude, memoryLimitMb }, call { callId, versionId, script?, request,
-//                   cpuLimitMs, ephemeral? }, cap-result { capId, reply }, abandon { callId }
+//   host -> runner: init { prelude, memoryLimitMb, maxIsolates, idleMs }, call { callId, versionId,
+//                   script?, request, cpuLimitMs, ephemeral? }, cap-result { capId, reply },
+//                   abandon { callId }, stats { statsId }
 //   runner -> host: ready, cap { callId, capId, method, args }, log { callId, entry },
-//                   result { callId, ok, value | error: { kind, message } }
+//                   result { callId, ok, value | error: { kind, message } }, evicted { versionId },
+//                   stats { statsId, isolates, versions }
+// A call without `script` for a version this runner has evicted answers `missing_code`; the host
+// sends it again with the script.
 // Plain JavaScript so the forked process needs no TypeScript loader.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -15,10 +19,14 @@ const WATCHDOG_INTERVAL_MS = 5;
 let preludeText = '';
 let preludeCache;
 let memoryLimitMb = 128;
+let maxIsolates = 32;
+let idleMs = 10 * 60_000;
 /** versionId -> { script, cachedData } */
 const versions = new Map();
 /** versionId -> Promise<Entry>; an Entry is one isolate with the version loaded. */
 const entries = new Map();
+/** versionId -> Entry, once created: what eviction looks at. */
+const ready = new Map();
 /** callId -> { entry, cpuStart, cpuLimitNs } */
 const calls = new Map();
 /** capId -> resolve */
@@ -30,7 +38,7 @@ const send = (message) => {
 };
 
 function hostCall(callId, method, args) {
-  if (!calls.has(callId)) {
+  if (!live(callId)) {
     return Promise.resolve(
       JSON.stringify({ ok: false, error: { name: 'Error', message: 'this call has already ended' } }),
     );
@@ -56,7 +64,7 @@ function poster(entry) {
 }
 
 function log(callId, entry) {
-  if (calls.has(callId)) send({ type: 'log', callId, entry });
+  if (live(callId)) send({ type: 'log', callId, entry });
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(Number(ms) || 0, 2 ** 31 - 1)));
@@ -65,7 +73,16 @@ async function createEntry(versionId) {
   const version = versions.get(versionId);
   if (version === undefined) throw new Error(`runner has no code for version ${versionId}`);
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
-  const entry = { isolate, run: undefined, deliver: undefined, disposed: false, reason: undefined };
+  const entry = {
+    isolate,
+    run: undefined,
+    deliver: undefined,
+    disposed: false,
+    reason: undefined,
+    active: 0,
+    abandoned: 0,
+    lastUsed: Date.now(),
+  };
   try {
     const context = await isolate.createContext();
     await context.evalClosure('globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2 };', [
@@ -103,7 +120,13 @@ function entryFor(versionId) {
   if (entry === undefined) {
     entry = createEntry(versionId);
     entries.set(versionId, entry);
-    entry.catch(() => entries.delete(versionId));
+    entry.then(
+      (created) => {
+        if (entries.get(versionId) === entry) ready.set(versionId, created);
+        evictOverLimit();
+      },
+      () => entries.delete(versionId),
+    );
   }
   return entry;
 }
@@ -113,7 +136,37 @@ function dispose(versionId, entry, reason) {
   entry.disposed = true;
   entry.reason = reason;
   entries.delete(versionId);
+  if (ready.get(versionId) === entry) ready.delete(versionId);
   if (!entry.isolate.isDisposed) entry.isolate.dispose();
+}
+
+// Isolates are bounded: past `maxIsolates` the least recently used idle one goes, and any idle for
+// `idleMs`. Its code goes too (the host sends it again with the next call), so a runner's memory
+// follows the versions in use, not every version it ever ran.
+function evict(versionId, entry) {
+  dispose(versionId, entry, 'evicted');
+  versions.delete(versionId);
+  send({ type: 'evicted', versionId });
+}
+
+function evictOverLimit() {
+  while (ready.size > maxIsolates) {
+    let oldest;
+    for (const [versionId, entry] of ready) {
+      if (entry.active === 0 && (oldest === undefined || entry.lastUsed < oldest[1].lastUsed)) {
+        oldest = [versionId, entry];
+      }
+    }
+    if (oldest === undefined) return; // every isolate is busy: the limit waits for one to finish
+    evict(oldest[0], oldest[1]);
+  }
+}
+
+function evictIdle() {
+  const now = Date.now();
+  for (const [versionId, entry] of ready) {
+    if (entry.active === 0 && now - entry.lastUsed >= idleMs) evict(versionId, entry);
+  }
 }
 
 function failure(entry, error) {
@@ -137,9 +190,19 @@ async function runCall(message) {
   if (message.script !== undefined && !versions.has(versionId)) {
     versions.set(versionId, { script: message.script, cachedData: undefined });
   }
+  if (!versions.has(versionId) && !entries.has(versionId)) {
+    send({
+      type: 'result',
+      callId,
+      ok: false,
+      error: { kind: 'missing_code', message: `runner has no code for version ${versionId}` },
+    });
+    return;
+  }
   let entry;
   try {
     entry = await entryFor(versionId);
+    entry.active += 1;
     calls.set(callId, {
       entry,
       versionId,
@@ -155,7 +218,7 @@ async function runCall(message) {
     if (entry?.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');
     send({ type: 'result', callId, ok: false, error: failure(entry, error) });
   } finally {
-    calls.delete(callId);
+    release(callId);
     // A version loaded only to read its definition (install, the gate) is not kept.
     if (message.ephemeral) {
       versions.delete(versionId);
@@ -163,6 +226,39 @@ async function runCall(message) {
     }
   }
 }
+
+// A call ends here when its handler settles.
+function release(callId) {
+  const call = calls.get(callId);
+  if (call === undefined) return;
+  calls.delete(callId);
+  const { entry } = call;
+  if (call.abandoned) {
+    entry.abandoned -= 1;
+    return;
+  }
+  entry.active -= 1;
+  entry.lastUsed = Date.now();
+  if (entry.active === 0 && entry.abandoned > 0) dispose(call.versionId, entry, 'timeout');
+}
+
+// The host's wall-clock budget ran out: the call has already failed there. Its handler may still
+// be running (awaiting forever, or about to loop): the isolate is disposed as soon as no other
+// call uses it, and until then the watchdog keeps counting the call's CPU.
+function abandon(callId) {
+  const call = calls.get(callId);
+  if (call === undefined || call.abandoned) return;
+  call.abandoned = true;
+  const { entry } = call;
+  entry.active -= 1;
+  entry.abandoned += 1;
+  if (entry.active === 0) dispose(call.versionId, entry, 'timeout');
+}
+
+const live = (callId) => {
+  const call = calls.get(callId);
+  return call !== undefined && !call.abandoned;
+};
 
 // The CPU watchdog: `timeout` options only bound synchronous runs, so a loop that starts after an
 // `await` is caught here, from the isolate's own CPU clock.
@@ -184,6 +280,9 @@ process.on('message', (message) => {
     case 'init':
       preludeText = message.prelude;
       memoryLimitMb = message.memoryLimitMb;
+      maxIsolates = message.maxIsolates ?? maxIsolates;
+      idleMs = message.idleMs ?? idleMs;
+      setInterval(evictIdle, Math.max(10, Math.min(idleMs / 4, 30_000))).unref();
       send({ type: 'ready' });
       break;
     case 'call':
@@ -196,7 +295,10 @@ process.on('message', (message) => {
       break;
     }
     case 'abandon':
-      calls.delete(message.callId);
+      abandon(message.callId);
+      break;
+    case 'stats':
+      send({ type: 'stats', statsId: message.statsId, isolates: ready.size, versions: versions.size });
       break;
   }
 });

@@ -132,10 +132,15 @@ function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
       'PLATFORM_ISOLATE_MEMORY_MB',
       variable('PLATFORM_ISOLATE_MEMORY_MB'),
     );
+    const maxIsolatesPerRunner = positiveInteger(
+      'PLATFORM_ISOLATES_PER_RUNNER',
+      variable('PLATFORM_ISOLATES_PER_RUNNER'),
+    );
     logger.info('runtime: isolated (partner code runs in V8 isolates in runner processes)');
     return createIsolatedRuntime({
       ...(runners === undefined ? {} : { runners }),
       ...(memoryLimitMb === undefined ? {} : { memoryLimitMb }),
+      ...(maxIsolatesPerRunner === undefined ? {} : { maxIsolatesPerRunner }),
       onWarning: (message) => logger.warn(message),
     });
   }

@@ -18,12 +18,14 @@ export { type JobLogEntry, listJobs } from './events/jobs.js';
 export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
 export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
+export type { RunnerStats } from './runtime/_runnerProcess.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 export {
   createIsolatedRuntime,
   type IsolatedRuntime,
   type IsolatedRuntimeOptions,
 } from './runtime/createIsolatedRuntime.js';
+export { type IsolatedVmLine, isolatedVmLineFor } from './runtime/isolatedVm.js';
 export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';

@@ -1,8 +1,9 @@
-import { createIsolatedRuntime, type IsolatedRuntime } from '@platform/host';
+import { buildBundle, createIsolatedRuntime, type IsolatedRuntime, type Runtime } from '@platform/host';
+import { createMemoryCapabilities, type LogEntry } from '@platform/sdk/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveVersion } from '../src/store/integrations.js';
 import { writeSecret } from '../src/store/secrets.js';
-import { startTestHost, type TestHost } from './_host.js';
+import { FIXTURES, startTestHost, type TestHost } from './_host.js';
 
 // Partner code that misbehaves, run by the isolated runtime behind the real actions route.
 const CPU_LIMIT_MS = 400;
@@ -103,5 +104,89 @@ describe('isolated runtime: escape suite', () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await timed('test-notes', 'list-notes')).status).toBe(200);
+  });
+});
+
+describe('isolated runtime: wall clock, attribution, bounds', () => {
+  const actor = { kind: 'user', userId: 'u1', accountId: 'a1' } as const;
+  let bundle: string;
+  const runtimes: Runtime[] = [];
+  const started = (options: Parameters<typeof createIsolatedRuntime>[0]) => {
+    const runtime = createIsolatedRuntime(options);
+    runtimes.push(runtime);
+    return runtime;
+  };
+  const invoke = (
+    runtime: Runtime,
+    versionId: string,
+    actionName: string,
+    input: unknown = {},
+    logs: LogEntry[] = [],
+  ) =>
+    runtime.invokeAction({
+      version: { id: versionId, loadBundle: async () => bundle },
+      capabilities: { ...createMemoryCapabilities(), log: (entry) => logs.push(entry) },
+      actor,
+      timeoutMs: 5000,
+      actionName,
+      rawBody: JSON.stringify(input),
+    });
+
+  beforeAll(async () => {
+    bundle = await buildBundle(`${FIXTURES}hostile/integration.ts`);
+  });
+  afterAll(async () => {
+    await Promise.all(runtimes.map((runtime) => runtime.close()));
+  });
+
+  it('disposes the isolate of a call past its wall-clock budget, so the handler cannot go on', async () => {
+    // The handler waits past the 3 s budget, then would loop forever in the isolate the next call needs.
+    const late = await timed('test-hostile', 'hang-then-loop', { ms: TIMEOUT_MS + 300 });
+    expect(late.status).toBe(500);
+    expect(late.body.error.code).toBe('handler_error');
+    expect(late.ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const next = await timed('test-hostile', 'ok');
+    expect(next.status).toBe(200);
+    expect(next.ms).toBeLessThan(MARGIN_MS);
+  });
+
+  it("sends console lines of overlapping calls to each call's own log", async () => {
+    const runtime = started({ runners: 1 });
+    const logsA: LogEntry[] = [];
+    const logsB: LogEntry[] = [];
+    const a = invoke(runtime, 'chatty', 'chatty', { tag: 'a', ms: 400 }, logsA);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const b = invoke(runtime, 'chatty', 'chatty', { tag: 'b', ms: 10 }, logsB);
+    expect(await Promise.all([a, b])).toEqual([
+      { ok: true, data: { tag: 'a' } },
+      { ok: true, data: { tag: 'b' } },
+    ]);
+    expect(logsA.map((entry) => `${entry.level} ${entry.message}`)).toEqual(['info start a', 'warn end a']);
+    expect(logsB.map((entry) => `${entry.level} ${entry.message}`)).toEqual(['info start b', 'warn end b']);
+  });
+
+  it('keeps at most maxIsolatesPerRunner isolates, least recently used idle one first, and reloads an evicted version', async () => {
+    const runtime = started({ runners: 1, maxIsolatesPerRunner: 2 });
+    for (const version of ['v1', 'v2', 'v3']) {
+      expect((await invoke(runtime, version, 'ok')).ok).toBe(true);
+    }
+    const [stats] = await runtime.stats();
+    expect(stats).toMatchObject({ isolates: 2, versions: 2 });
+    // v1 went first; calling it again sends its code again and evicts v2.
+    expect((await invoke(runtime, 'v1', 'ok')).ok).toBe(true);
+    expect((await runtime.stats())[0]).toMatchObject({ isolates: 2, versions: 2 });
+  });
+
+  it('disposes isolates idle for isolateIdleMs, and the next call starts a fresh one', async () => {
+    const runtime = started({ runners: 1, isolateIdleMs: 200 });
+    expect((await invoke(runtime, 'idle', 'ok')).ok).toBe(true);
+    expect((await runtime.stats())[0]).toMatchObject({ isolates: 1 });
+    const deadline = Date.now() + 5000;
+    while ((await runtime.stats())[0]?.isolates !== 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await runtime.stats())[0]).toMatchObject({ isolates: 0, versions: 0 });
+    expect((await invoke(runtime, 'idle', 'ok')).ok).toBe(true);
   });
 });

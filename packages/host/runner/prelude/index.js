@@ -18,12 +18,17 @@ const jsonStringify = JSON.stringify;
 
 // Asynchronous requests to the runner: `post` sends (arguments are copied strings and numbers) and
 // the runner answers later by calling `__platformDeliver` through a reference only it holds.
+// Each request remembers the call that made it: when the answer is delivered, the code that
+// continues is that call's, so console lines logged from there go to its log.
 const waiting = new Map();
 let nextRequest = 1;
+let currentCall;
 function request(kind, a, b, c) {
   const id = nextRequest++;
+  // A capability call names its call; a timer belongs to the call whose code set it.
+  const owner = kind === 'cap' ? a : currentCall;
   return new Promise((resolve) => {
-    waiting.set(id, resolve);
+    waiting.set(id, { resolve, owner });
     post(kind, id, a, b, c);
   });
 }
@@ -84,8 +89,8 @@ const crypto = {
   },
 };
 
-// console goes to the logger of the call that is running (the most recent one when calls overlap).
-let currentCall;
+// console goes to the logger of the call whose code is running: the one that started it, or whose
+// request (capability call, timer) was answered last.
 const format = (args) =>
   args
     .map((arg) => {
@@ -168,9 +173,11 @@ function capabilitiesFor(callId) {
 }
 
 define('__platformDeliver', (id, value) => {
-  const resolve = waiting.get(id);
+  const request = waiting.get(id);
+  if (request === undefined) return;
   waiting.delete(id);
-  resolve?.(value);
+  currentCall = request.owner;
+  request.resolve(value);
 });
 
 // The runner hands over the bundle's namespace once, then takes `run` and removes both globals.

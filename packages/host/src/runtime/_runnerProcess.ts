@@ -9,7 +9,7 @@ export type RunnerOutcome =
   | {
       readonly ok: false;
       readonly error: {
-        readonly kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'runner_exit' | 'timeout';
+        readonly kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'runner_exit' | 'timeout' | 'missing_code';
         readonly message: string;
         /** The thrown error's name, for `error`. */
         readonly name?: string;
@@ -32,12 +32,18 @@ type FromRunner =
   | { type: 'ready' }
   | { type: 'cap'; callId: string; capId: number; method: string; args: string }
   | { type: 'log'; callId: string; entry: string }
+  | { type: 'evicted'; versionId: string }
+  | { type: 'stats'; statsId: number; isolates: number; versions: number }
   | { type: 'result'; callId: string; ok: true; value: string }
   | {
       type: 'result';
       callId: string;
       ok: false;
-      error: { kind: 'cpu' | 'memory' | 'disposed' | 'error'; message: string; name?: string };
+      error: {
+        kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'missing_code';
+        message: string;
+        name?: string;
+      };
     };
 
 interface InFlight {
@@ -45,11 +51,21 @@ interface InFlight {
   readonly settle: (outcome: RunnerOutcome) => void;
 }
 
+export interface RunnerStats {
+  readonly pid: number;
+  readonly isolates: number;
+  readonly versions: number;
+}
+
 /** One runner child process and the calls in flight on it. */
 export interface RunnerProcess {
   readonly pid: number;
   readonly inFlight: number;
   readonly exited: boolean;
+  /** Whether this runner holds the version's code (its isolate may still have to be created). */
+  has(versionId: string): boolean;
+  /** Isolates alive and versions whose code the runner holds (undefined once it has exited). */
+  stats(): Promise<RunnerStats | undefined>;
   call(call: RunnerCall): Promise<RunnerOutcome>;
   stop(): Promise<void>;
 }
@@ -84,6 +100,10 @@ export function startRunnerProcess(options: {
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
   onStderr: (line: string) => void;
   isolatedVm?: ResolvedIsolatedVm;
+  /** Isolates kept per runner (least recently used idle ones go first). Default 32. */
+  maxIsolates?: number;
+  /** An isolate idle this long is disposed with its code. Default 10 minutes. */
+  idleMs?: number;
 }): RunnerProcess {
   const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
   const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
@@ -94,6 +114,8 @@ export function startRunnerProcess(options: {
   });
   const calls = new Map<string, InFlight>();
   const loaded = new Set<string>();
+  const statsWaiting = new Map<number, (stats: RunnerStats | undefined) => void>();
+  let nextStats = 1;
   let exited = false;
   let nextCall = 1;
 
@@ -101,7 +123,13 @@ export function startRunnerProcess(options: {
   child.stderr?.on('data', (text: string) => {
     for (const line of text.split('\n')) if (line.trim() !== '') options.onStderr(line);
   });
-  child.send({ type: 'init', prelude: options.prelude, memoryLimitMb: options.memoryLimitMb });
+  child.send({
+    type: 'init',
+    prelude: options.prelude,
+    memoryLimitMb: options.memoryLimitMb,
+    maxIsolates: options.maxIsolates ?? 32,
+    idleMs: options.idleMs ?? 10 * 60_000,
+  });
 
   child.on('message', (raw) => {
     const message = raw as FromRunner;
@@ -117,6 +145,15 @@ export function startRunnerProcess(options: {
       } catch {
         // A log line that is not JSON is dropped; it cannot come from the prelude.
       }
+    } else if (message.type === 'stats') {
+      statsWaiting.get(message.statsId)?.({
+        pid: child.pid ?? -1,
+        isolates: message.isolates,
+        versions: message.versions,
+      });
+      statsWaiting.delete(message.statsId);
+    } else if (message.type === 'evicted') {
+      loaded.delete(message.versionId);
     } else if (message.type === 'result') {
       const call = calls.get(message.callId);
       calls.delete(message.callId);
@@ -133,6 +170,8 @@ export function startRunnerProcess(options: {
       });
     }
     calls.clear();
+    for (const resolve of statsWaiting.values()) resolve(undefined);
+    statsWaiting.clear();
     options.onExit(code, signal);
   });
   child.on('error', () => {
@@ -148,40 +187,23 @@ export function startRunnerProcess(options: {
       // A killed runner disconnects before its 'exit' event: no new call goes to it meanwhile.
       return exited || !child.connected;
     },
-    async call(call) {
-      if (exited || !child.connected) {
-        return { ok: false, error: { kind: 'runner_exit', message: 'the runner process has exited' } };
-      }
-      const callId = `c${nextCall++}`;
-      const script = loaded.has(call.versionId) ? undefined : await call.script();
-      if (call.ephemeral) loaded.delete(call.versionId);
-      else loaded.add(call.versionId);
-      return new Promise<RunnerOutcome>((resolve) => {
-        const timer = setTimeout(() => {
-          calls.delete(callId);
-          if (!exited) child.send({ type: 'abandon', callId });
-          resolve({
-            ok: false,
-            error: { kind: 'timeout', message: `the handler exceeded its ${call.timeoutMs} ms budget` },
-          });
-        }, call.timeoutMs);
-        calls.set(callId, {
-          capabilities: call.capabilities,
-          settle: (outcome) => {
-            clearTimeout(timer);
-            resolve(outcome);
-          },
-        });
-        child.send({
-          type: 'call',
-          callId,
-          versionId: call.versionId,
-          ...(script === undefined ? {} : { script }),
-          request: call.request,
-          cpuLimitMs: call.cpuLimitMs,
-          ...(call.ephemeral ? { ephemeral: true } : {}),
-        });
+    has(versionId) {
+      return loaded.has(versionId);
+    },
+    stats() {
+      if (exited || !child.connected) return Promise.resolve(undefined);
+      const statsId = nextStats++;
+      return new Promise((resolve) => {
+        statsWaiting.set(statsId, resolve);
+        child.send({ type: 'stats', statsId });
       });
+    },
+    async call(call) {
+      const outcome = await send(call, loaded.has(call.versionId));
+      if (outcome.ok || outcome.error.kind !== 'missing_code') return outcome;
+      // The runner evicted the version while this call was on its way: send the code along.
+      loaded.delete(call.versionId);
+      return send(call, false);
     },
     stop() {
       if (exited) return Promise.resolve();
@@ -191,6 +213,42 @@ export function startRunnerProcess(options: {
       });
     },
   };
+
+  async function send(call: RunnerCall, withoutScript: boolean): Promise<RunnerOutcome> {
+    if (exited || !child.connected) {
+      return { ok: false, error: { kind: 'runner_exit', message: 'the runner process has exited' } };
+    }
+    const callId = `c${nextCall++}`;
+    const script = withoutScript ? undefined : await call.script();
+    if (call.ephemeral) loaded.delete(call.versionId);
+    else loaded.add(call.versionId);
+    return new Promise<RunnerOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        calls.delete(callId);
+        if (!exited) child.send({ type: 'abandon', callId });
+        resolve({
+          ok: false,
+          error: { kind: 'timeout', message: `the handler exceeded its ${call.timeoutMs} ms budget` },
+        });
+      }, call.timeoutMs);
+      calls.set(callId, {
+        capabilities: call.capabilities,
+        settle: (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        },
+      });
+      child.send({
+        type: 'call',
+        callId,
+        versionId: call.versionId,
+        ...(script === undefined ? {} : { script }),
+        request: call.request,
+        cpuLimitMs: call.cpuLimitMs,
+        ...(call.ephemeral ? { ephemeral: true } : {}),
+      });
+    });
+  }
 }
 
 // Every capability call is checked again here: the method must be known and the arguments JSON.

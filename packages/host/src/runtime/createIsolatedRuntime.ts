@@ -7,7 +7,12 @@ import {
   type GuestCall,
   type ParsedWebhookPayload,
 } from '@platform/sdk/runtime';
-import { type RunnerOutcome, type RunnerProcess, startRunnerProcess } from './_runnerProcess.js';
+import {
+  type RunnerOutcome,
+  type RunnerProcess,
+  type RunnerStats,
+  startRunnerProcess,
+} from './_runnerProcess.js';
 import { buildGuestPrelude } from './buildGuestPrelude.js';
 import { resolveIsolatedVm } from './isolatedVm.js';
 import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
@@ -20,6 +25,10 @@ export interface IsolatedRuntimeOptions {
   readonly memoryLimitMb?: number;
   /** CPU budget of one call; default its wall-clock budget (`timeoutMs`). */
   readonly cpuLimitMs?: number;
+  /** Isolates one runner keeps (least recently used idle ones are disposed first). Default 32. */
+  readonly maxIsolatesPerRunner?: number;
+  /** An isolate idle this long is disposed, with its code. Default 10 minutes. */
+  readonly isolateIdleMs?: number;
   /** Budget of `describe` (loading a bundle to read its definition). Default 10 s. */
   readonly describeTimeoutMs?: number;
   /** Operational messages (runner exits, runner stderr). */
@@ -29,6 +38,8 @@ export interface IsolatedRuntimeOptions {
 export interface IsolatedRuntime extends Runtime {
   /** Process ids of the runners started so far and still running (operations and tests). */
   runnerPids(): number[];
+  /** Per running runner: its pid, isolates alive and versions whose code it holds. */
+  stats(): Promise<RunnerStats[]>;
 }
 
 /**
@@ -43,7 +54,9 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   const isolatedVm = resolveIsolatedVm();
   const size = Math.max(1, options.runners ?? availableParallelism());
   const memoryLimitMb = options.memoryLimitMb ?? 128;
+  // Isolate scripts by version, most recently used last; runners ask for one only on first use.
   const scripts = new Map<string, Promise<string>>();
+  const SCRIPTS_KEPT = 64;
   // Versions that have run a handler here; describing any other one loads it for that call only.
   const loadedVersions = new Set<string>();
   const pool: (RunnerProcess | undefined)[] = new Array(size).fill(undefined);
@@ -55,6 +68,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       prelude,
       memoryLimitMb,
       isolatedVm,
+      ...(options.maxIsolatesPerRunner === undefined ? {} : { maxIsolates: options.maxIsolatesPerRunner }),
+      ...(options.isolateIdleMs === undefined ? {} : { idleMs: options.isolateIdleMs }),
       onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
       onExit: (code, signal) => {
         if (pool[slot] === runner) pool[slot] = undefined;
@@ -69,12 +84,14 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     return runner;
   }
 
-  // An idle runner if there is one; else a new runner in a free slot; else the least busy. Runners
+  // An idle runner that already holds the version (no cold start); else any idle runner; else a
+  // new runner in a free slot; else the least busy, preferring one that holds the version. Runners
   // start only when calls overlap, so a quiet host keeps one process; an exited one frees its slot.
-  async function pick(): Promise<RunnerProcess> {
+  async function pick(versionId: string): Promise<RunnerProcess> {
     if (closed) throw new Error('the isolated runtime is closed');
     const prelude = await buildGuestPrelude();
     let best: RunnerProcess | undefined;
+    let bestScore = Number.POSITIVE_INFINITY;
     let free: number | undefined;
     for (let i = 0; i < size; i++) {
       const slot = (next + i) % size;
@@ -83,7 +100,12 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
         free ??= slot;
         continue;
       }
-      if (best === undefined || runner.inFlight < best.inFlight) best = runner;
+      // Busy-ness first; holding the version breaks ties.
+      const score = runner.inFlight * 2 + (runner.has(versionId) ? 0 : 1);
+      if (score < bestScore) {
+        best = runner;
+        bestScore = score;
+      }
     }
     next = (next + 1) % size;
     if (best !== undefined && (best.inFlight === 0 || free === undefined)) return best;
@@ -95,8 +117,11 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     if (script === undefined) {
       script = version.loadBundle().then(toIsolateScript);
       script.catch(() => scripts.delete(version.id));
-      scripts.set(version.id, script);
+      if (scripts.size >= SCRIPTS_KEPT) scripts.delete(scripts.keys().next().value!);
+    } else {
+      scripts.delete(version.id);
     }
+    scripts.set(version.id, script);
     return script;
   }
 
@@ -107,7 +132,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     timeoutMs: number,
     ephemeral = false,
   ): Promise<RunnerOutcome> {
-    const runner = await pick();
+    const runner = await pick(version.id);
     const outcome = await runner.call({
       versionId: version.id,
       script: () => scriptFor(version),
@@ -149,6 +174,10 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     isolated: true,
     runnerPids() {
       return pool.flatMap((runner) => (runner === undefined || runner.exited ? [] : [runner.pid]));
+    },
+    async stats() {
+      const all = await Promise.all(pool.map((runner) => runner?.stats()));
+      return all.filter((stats): stats is RunnerStats => stats !== undefined);
     },
     async describe(version) {
       const outcome = await run(
