@@ -1,11 +1,6 @@
-// DOMException, a small EventTarget, AbortController/AbortSignal: what ctx.fetch and partner code use.
-
-export class DOMException extends Error {
-  constructor(message = '', name = 'Error') {
-    super(message);
-    Object.defineProperty(this, 'name', { value: name, configurable: true, writable: true });
-  }
-}
+// A small EventTarget, Event and AbortController/AbortSignal: what ctx.fetch and partner code use.
+// DOMException comes from core-js-pure (the same one the prelude exposes as a global).
+import { DOMException } from './coreJs.js';
 
 export class EventTarget {
   #listeners = new Map();

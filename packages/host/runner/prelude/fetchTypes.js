@@ -4,18 +4,24 @@
 const encoder = () => new TextEncoder();
 const decoder = () => new TextDecoder();
 
+// Kept our own: headers-polyfill 5.0.1 silently ignores invalid names and non-string or padded
+// values in set/append (Node throws or normalises) and orders names with localeCompare.
 export class Headers {
+  // lower-case name -> its values in order (joined with ", " except for set-cookie, as in fetch)
   #map = new Map();
   constructor(init) {
     if (init instanceof Headers) {
       for (const [name, value] of init) this.append(name, value);
-    } else if (Array.isArray(init) || (init && typeof init[Symbol.iterator] === 'function')) {
+    } else if (init != null && typeof init[Symbol.iterator] === 'function') {
       for (const pair of init) {
-        const [name, value] = [...pair];
-        this.append(name, value);
+        const entry = [...pair];
+        if (entry.length !== 2) throw new TypeError('Headers: each header pair needs a name and a value');
+        this.append(entry[0], entry[1]);
       }
-    } else if (init && typeof init === 'object') {
+    } else if (init != null && typeof init === 'object') {
       for (const name of Object.keys(init)) this.append(name, init[name]);
+    } else if (init !== undefined) {
+      throw new TypeError('Headers: init must be an object or a sequence of pairs');
     }
   }
   #name(name) {
@@ -23,17 +29,26 @@ export class Headers {
     if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(lower)) throw new TypeError(`Invalid header name "${name}"`);
     return lower;
   }
+  #value(value) {
+    const text = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+    if (/[\0\r\n]/.test(text)) throw new TypeError(`Invalid header value "${text}"`);
+    return text;
+  }
   append(name, value) {
     const key = this.#name(name);
-    const text = String(value).trim();
+    const text = this.#value(value);
     const current = this.#map.get(key);
-    this.#map.set(key, current === undefined ? text : `${current}, ${text}`);
+    if (current === undefined) this.#map.set(key, [text]);
+    else current.push(text);
   }
   set(name, value) {
-    this.#map.set(this.#name(name), String(value).trim());
+    this.#map.set(this.#name(name), [this.#value(value)]);
   }
   get(name) {
-    return this.#map.get(this.#name(name)) ?? null;
+    return this.#map.get(this.#name(name))?.join(', ') ?? null;
+  }
+  getSetCookie() {
+    return [...(this.#map.get('set-cookie') ?? [])];
   }
   has(name) {
     return this.#map.has(this.#name(name));
@@ -45,7 +60,13 @@ export class Headers {
     for (const [name, value] of this) callback.call(thisArg, value, name, this);
   }
   *entries() {
-    yield* [...this.#map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const names = [...this.#map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const name of names) {
+      const values = this.#map.get(name);
+      if (values === undefined) continue;
+      if (name === 'set-cookie') for (const value of values) yield [name, value];
+      else yield [name, values.join(', ')];
+    }
   }
   *keys() {
     for (const [name] of this.entries()) yield name;
@@ -55,6 +76,9 @@ export class Headers {
   }
   [Symbol.iterator]() {
     return this.entries();
+  }
+  get [Symbol.toStringTag]() {
+    return 'Headers';
   }
 }
 

@@ -2,10 +2,9 @@
 // the runner. It runs first in every new context, before the version's bundle. The runner sets
 // `__platformBridge` (isolated-vm Callbacks: only copied primitives cross) and removes it here, so
 // partner code never sees it; everything the glue needs is captured before partner code runs.
-import URL from 'core-js-pure/actual/url/index.js';
-import URLSearchParams from 'core-js-pure/actual/url-search-params/index.js';
-import { AbortController, AbortSignal, DOMException, Event, EventTarget } from './abort.js';
-import { atob, btoa, TextDecoder, TextEncoder } from './encoding.js';
+import { AbortController, AbortSignal, Event, EventTarget } from './abort.js';
+import { atob, btoa, DOMException, URL, URLSearchParams } from './coreJs.js';
+import { TextDecoder, TextEncoder } from './encoding.js';
 import { Headers, Request, Response } from './fetchTypes.js';
 import { structuredClone } from './structuredClone.js';
 

@@ -1,4 +1,7 @@
 // structuredClone for the values partner code clones: plain data, Date, RegExp, Map, Set, bytes, cycles.
+// Kept our own: core-js-pure's structuredClone (3.51.0) returns core-js-pure's wrapped Map and Set
+// (the pure build never hands out natives), so `clone instanceof Map` is false in the isolate.
+import { DOMException } from './coreJs.js';
 
 export function structuredClone(value) {
   const seen = new Map();
@@ -13,7 +16,9 @@ export function structuredClone(value) {
     else if (input instanceof RegExp) out = new RegExp(input.source, input.flags);
     else if (input instanceof ArrayBuffer) out = input.slice(0);
     else if (ArrayBuffer.isView(input)) {
-      out = new input.constructor(input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength));
+      // the whole buffer, shared by views of it, as the spec clones it
+      const length = input instanceof DataView ? input.byteLength : input.length;
+      out = new input.constructor(clone(input.buffer), input.byteOffset, length);
     } else if (input instanceof Map) {
       out = new Map();
       seen.set(input, out);
