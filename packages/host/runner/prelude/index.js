@@ -68,8 +68,13 @@ function setIntervalShim(callback, ms = 0, ...args) {
 
 const crypto = {
   getRandomValues(array) {
-    if (!ArrayBuffer.isView(array) || array instanceof Float32Array || array instanceof Float64Array) {
-      throw new TypeError('crypto.getRandomValues needs an integer typed array');
+    if (
+      !ArrayBuffer.isView(array) ||
+      array instanceof DataView ||
+      array instanceof Float32Array ||
+      array instanceof Float64Array
+    ) {
+      throw new DOMException('crypto.getRandomValues needs an integer typed array', 'TypeMismatchError');
     }
     if (array.byteLength > 65536) {
       throw new DOMException('crypto.getRandomValues: at most 65536 bytes', 'QuotaExceededError');
