@@ -8,10 +8,17 @@ import { benchValidate } from './validate.bench.js';
 import { benchWebhookIngest } from './webhookIngest.bench.js';
 
 console.log(`Platform benchmarks: node ${process.version}, ${process.platform}/${process.arch}`);
-await benchDefinition();
-await benchInvokeAction();
-await benchActionsRoute();
-await benchWebhookIngest();
-await benchIsolatedRuntime();
-await benchUiSize();
-await benchValidate();
+// `npm run bench -- isolated route` runs only the benchmarks whose names contain one of the words.
+const benches: Record<string, () => Promise<void>> = {
+  definition: benchDefinition,
+  invokeAction: benchInvokeAction,
+  actionsRoute: benchActionsRoute,
+  webhookIngest: benchWebhookIngest,
+  isolatedRuntime: benchIsolatedRuntime,
+  uiSize: benchUiSize,
+  validate: benchValidate,
+};
+const filters = process.argv.slice(2).map((word) => word.toLowerCase());
+for (const [name, run] of Object.entries(benches)) {
+  if (filters.length === 0 || filters.some((word) => name.toLowerCase().includes(word))) await run();
+}

@@ -37,6 +37,7 @@ describe('isolated-vm line per Node version', () => {
         '--no-node-snapshot',
         permission,
         ...resolved.readDirs.map((dir) => `--allow-fs-read=${dir}/*`),
+        '--allow-fs-read=/etc/alpine-release',
         '--allow-addons',
         '--no-warnings',
         '-e',
@@ -48,10 +49,18 @@ describe('isolated-vm line per Node version', () => {
     expect(result.stdout).toBe('42');
   });
 
-  it('says which package is missing and how to fix it', () => {
-    // Node 22's line is not installed on Node 20 (npm skips it: its engines do not match), and
-    // Node 20's is not installed on 22 or later.
-    const other = Number(process.versions.node.split('.')[0]) < 22 ? '22.23.3' : '20.20.2';
-    expect(() => resolveIsolatedVm(other)).toThrow(/is not installed: run npm install again with this Node/);
-  });
+  // A line is missing for sure only where npm skips it on engines: Node 22's (>=22) on Node 20,
+  // Node 24's (>=24) on 22 and 23. isolated-vm 5.0.4 declares engines >=18, so npm installs (and
+  // tries to build) it on every Node, and on 24 all three lines may be present.
+  const major = Number(process.versions.node.split('.')[0]);
+  const missing = major < 22 ? '22.23.3' : major < 24 ? '24.9.0' : undefined;
+  if (missing === undefined) {
+    it.skip('says which package is missing and how to fix it (skipped: on Node 24 and later every isolated-vm line may be installed)', () => {});
+  } else {
+    it('says which package is missing and how to fix it', () => {
+      expect(() => resolveIsolatedVm(missing)).toThrow(
+        /is not installed: run npm install again with this Node/,
+      );
+    });
+  }
 });

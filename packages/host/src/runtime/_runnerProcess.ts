@@ -84,6 +84,8 @@ export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedV
     permission,
     `--allow-fs-read=${RUNNER_DIR}*`,
     ...isolatedVm.readDirs.map((dir) => `--allow-fs-read=${dir}/*`),
+    // node-gyp-build (isolated-vm 6.x/7.x) probes this file to pick glibc or musl prebuilds.
+    '--allow-fs-read=/etc/alpine-release',
     '--allow-addons',
     '--no-warnings',
   ];
