@@ -10,7 +10,7 @@
 // A call without `script` for a version this runner has evicted answers `missing_code`; the host
 // sends it again with the script.
 // Plain JavaScript so the forked process needs no TypeScript loader.
-import { randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 const ivm = createRequire(import.meta.url)(process.argv[2]);
@@ -68,6 +68,21 @@ function log(callId, entry) {
   if (live(callId)) send({ type: 'log', callId, entry });
 }
 
+// crypto.subtle's digests and HMACs (prelude/subtle.js): base64 text in and out, node:crypto here.
+const SUBTLE_HASHES = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
+function subtle(op, hash, key, data) {
+  const algorithm = SUBTLE_HASHES[String(hash)];
+  if (algorithm === undefined) throw new Error(`unsupported hash ${String(hash)}`);
+  const bytes = Buffer.from(String(data), 'base64');
+  if (op === 'digest') return createHash(algorithm).update(bytes).digest('base64');
+  if (op === 'hmac') {
+    return createHmac(algorithm, Buffer.from(String(key), 'base64'))
+      .update(bytes)
+      .digest('base64');
+  }
+  throw new Error(`unknown crypto operation ${String(op)}`);
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(Number(ms) || 0, 2 ** 31 - 1)));
 
 async function createEntry(versionId) {
@@ -86,13 +101,17 @@ async function createEntry(versionId) {
   };
   try {
     const context = await isolate.createContext();
-    await context.evalClosure('globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2 };', [
-      new ivm.Callback(poster(entry), { ignored: true }),
-      new ivm.Callback(log, { ignored: true }),
-      new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
-        sync: true,
-      }),
-    ]);
+    await context.evalClosure(
+      'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2, subtle: $3 };',
+      [
+        new ivm.Callback(poster(entry), { ignored: true }),
+        new ivm.Callback(log, { ignored: true }),
+        new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
+          sync: true,
+        }),
+        new ivm.Callback(subtle, { sync: true }),
+      ],
+    );
     const prelude = await isolate.compileScript(preludeText, {
       filename: 'platform:prelude.js',
       ...(preludeCache ? { cachedData: preludeCache } : { produceCachedData: true }),

@@ -7,11 +7,12 @@ import { atob, btoa, DOMException, URL, URLSearchParams } from './coreJs.js';
 import { TextDecoder, TextEncoder } from './encoding.js';
 import { Headers, Request, Response } from './fetchTypes.js';
 import { structuredClone } from './structuredClone.js';
+import { CryptoKey, createSubtle } from './subtle.js';
 
 const g = globalThis;
 const bridge = g.__platformBridge;
 delete g.__platformBridge;
-const { post, log, randomBytes } = bridge;
+const { post, log, randomBytes, subtle: subtleBridge } = bridge;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 
@@ -84,6 +85,9 @@ const crypto = {
     for (let i = 0; i < view.length; i++) view[i] = bytes.charCodeAt(i);
     return array;
   },
+  get subtle() {
+    return subtle;
+  },
   randomUUID() {
     const b = crypto.getRandomValues(new Uint8Array(16));
     b[6] = (b[6] & 0x0f) | 0x40;
@@ -92,6 +96,8 @@ const crypto = {
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   },
 };
+
+const subtle = createSubtle(subtleBridge, (array) => crypto.getRandomValues(array));
 
 // console goes to the logger of the call whose code is running: the one that started it, or whose
 // request (capability call, timer) was answered last.
@@ -138,6 +144,7 @@ for (const [name, value] of Object.entries({
   EventTarget,
   structuredClone,
   crypto,
+  CryptoKey,
   console,
   setTimeout: setTimeoutShim,
   clearTimeout: clearTimeoutShim,
