@@ -75,9 +75,9 @@ export function startServe(
       () => reject(new Error(`serve printed no banner in 60 s:\n${stdout}\n${stderr}`)),
       60_000,
     );
-    void exited.then(({ code }) => {
+    void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited (${code}) before listening:\n${stdout}\n${stderr}`));
+      reject(new Error(`serve exited (${signal ?? code}) before listening:\n${stdout}\n${stderr}`));
     });
     child.stdout.on('data', () => {
       if (!stdout.includes('Stop with Ctrl-C.')) return;
