@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle, createInProcessRuntime, createIsolatedRuntime, type Runtime } from '@platform/host';
@@ -34,6 +35,16 @@ export async function benchIsolatedRuntime(): Promise<void> {
   const bundle = await buildBundle(fileURLToPath(new URL('./fixtures/runtimeBench.ts', import.meta.url)));
   const inProcess = createInProcessRuntime();
   const isolated = createIsolatedRuntime({ runners: 1, cpuLimitMs: 50 });
+  // The floor of any call that crosses to a runner: one IPC round trip to a child that echoes.
+  const echo = fork(fileURLToPath(new URL('./fixtures/echoChild.cjs', import.meta.url)), [], {
+    serialization: 'json',
+  });
+  const request = JSON.stringify({ op: 'invokeAction', actor, actionName: 'trivial', rawBody: '{"n":1}' });
+  const roundTrip = () =>
+    new Promise((resolve) => {
+      echo.once('message', resolve);
+      echo.send({ type: 'call', callId: 'c1', versionId: 'v1', request, cpuLimitMs: 50 });
+    });
   try {
     await call(inProcess, 'v1', bundle, 'trivial', '{"n":1}');
     const first = await call(isolated, 'v1', bundle, 'trivial', '{"n":1}');
@@ -41,6 +52,7 @@ export async function benchIsolatedRuntime(): Promise<void> {
     const rows = await measure({
       'in-process: trivial action': () => call(inProcess, 'v1', bundle, 'trivial', '{"n":1}'),
       'in-process: two bridged calls': () => call(inProcess, 'v1', bundle, 'two-calls', '{}'),
+      'IPC round trip to a forked echo child': roundTrip,
       'isolated: trivial action': () => call(isolated, 'v1', bundle, 'trivial', '{"n":1}'),
       'isolated: two bridged calls': () => call(isolated, 'v1', bundle, 'two-calls', '{}'),
     });
@@ -86,6 +98,7 @@ export async function benchIsolatedRuntime(): Promise<void> {
       );
     }
   } finally {
+    echo.kill();
     await isolated.close();
     await inProcess.close();
   }
