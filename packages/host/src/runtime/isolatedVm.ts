@@ -42,13 +42,16 @@ const require = createRequire(import.meta.url);
  * Resolves the isolated-vm line of the running Node, or says how to install it.
  * @example const { main, readDirs } = resolveIsolatedVm();
  */
-export function resolveIsolatedVm(nodeVersion: string = process.versions.node): ResolvedIsolatedVm {
+export function resolveIsolatedVm(
+  nodeVersion: string = process.versions.node,
+  resolve: (request: string) => string = require.resolve,
+): ResolvedIsolatedVm {
   const line = isolatedVmLineFor(nodeVersion);
   let main: string;
   let manifestPath: string;
   try {
-    manifestPath = require.resolve(`${line.packageName}/package.json`);
-    main = require.resolve(line.packageName);
+    manifestPath = resolve(`${line.packageName}/package.json`);
+    main = resolve(line.packageName);
   } catch {
     throw new Error(
       `the isolated runtime needs isolated-vm ${line.version} on Node ${nodeVersion} (npm package "${line.packageName}", an optional dependency of @platform/host), and it is not installed: run npm install again with this Node (5.0.4 for Node 20 builds from source: it needs python3, make and g++), or set PLATFORM_RUNTIME=in-process for local development`,
