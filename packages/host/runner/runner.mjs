@@ -19,16 +19,19 @@ const WATCHDOG_INTERVAL_MS = 5;
 let preludeText = '';
 let preludeCache;
 let preludeCacheWarm = false;
-let memoryLimitMb = 128;
-let maxIsolates = 32;
-let idleMs = 10 * 60_000;
+// Set by `init` (the host holds the defaults).
+let memoryLimitMb;
+let maxIsolates;
+let idleMs;
+const PRELUDE_FILENAME = 'platform:prelude.js';
+const bundleFilename = (versionId) => `platform:bundle/${versionId}.js`;
 /** versionId -> { script, cachedData, cacheWarm } */
 const versions = new Map();
 /** versionId -> Promise<Entry>; an Entry is one isolate with the version loaded. */
 const entries = new Map();
 /** versionId -> Entry, once created: what eviction looks at. */
 const ready = new Map();
-/** callId -> { entry, cpuStart, cpuLimitNs } */
+/** callId -> { entry, versionId, cpuStart, cpuLimitNs, abandoned? }: what uses each isolate. */
 const calls = new Map();
 /** capId -> resolve */
 const capReplies = new Map();
@@ -95,8 +98,6 @@ async function createEntry(versionId) {
     deliver: undefined,
     disposed: false,
     reason: undefined,
-    active: 0,
-    abandoned: 0,
     lastUsed: Date.now(),
   };
   try {
@@ -113,7 +114,7 @@ async function createEntry(versionId) {
       ],
     );
     const prelude = await isolate.compileScript(preludeText, {
-      filename: 'platform:prelude.js',
+      filename: PRELUDE_FILENAME,
       ...(preludeCache ? { cachedData: preludeCache } : { produceCachedData: true }),
     });
     if (!preludeCache && prelude.cachedData) preludeCache = prelude.cachedData;
@@ -121,7 +122,7 @@ async function createEntry(versionId) {
     entry.deliver = await context.global.get('__platformDeliver', { reference: true });
     await context.eval('delete globalThis.__platformDeliver');
     const script = await isolate.compileScript(version.script, {
-      filename: `platform:bundle/${versionId}.js`,
+      filename: bundleFilename(versionId),
       ...(version.cachedData ? { cachedData: version.cachedData } : { produceCachedData: true }),
     });
     if (!version.cachedData && script.cachedData) version.cachedData = script.cachedData;
@@ -139,23 +140,19 @@ async function createEntry(versionId) {
 // is compiled again in each new isolate. Compiled again in an isolate that has run a call, the same
 // source comes from V8's compilation cache with those functions compiled, and the cache made then
 // holds them too (cold starts about halve). Done once per runner for the prelude and per version.
+const cacheIsCold = (versionId) => !preludeCacheWarm || versions.get(versionId)?.cacheWarm === false;
+
 async function warmCaches(versionId, entry) {
+  const cacheAgain = async (source, filename) =>
+    (await entry.isolate.compileScript(source, { filename, produceCachedData: true })).cachedData;
   if (!preludeCacheWarm) {
     preludeCacheWarm = true;
-    const again = await entry.isolate.compileScript(preludeText, {
-      filename: 'platform:prelude.js',
-      produceCachedData: true,
-    });
-    if (again.cachedData) preludeCache = again.cachedData;
+    preludeCache = (await cacheAgain(preludeText, PRELUDE_FILENAME)) ?? preludeCache;
   }
   const version = versions.get(versionId);
   if (version !== undefined && !version.cacheWarm && !entry.disposed) {
     version.cacheWarm = true;
-    const again = await entry.isolate.compileScript(version.script, {
-      filename: `platform:bundle/${versionId}.js`,
-      produceCachedData: true,
-    });
-    if (again.cachedData) version.cachedData = again.cachedData;
+    version.cachedData = (await cacheAgain(version.script, bundleFilename(versionId))) ?? version.cachedData;
   }
 }
 
@@ -193,11 +190,17 @@ function evict(versionId, entry) {
   send({ type: 'evicted', versionId });
 }
 
+// Whether a call uses the isolate; with `live`, only calls the host still waits for (not abandoned).
+function inUse(entry, live = false) {
+  for (const call of calls.values()) if (call.entry === entry && !(live && call.abandoned)) return true;
+  return false;
+}
+
 function evictOverLimit() {
   while (ready.size > maxIsolates) {
     let oldest;
     for (const [versionId, entry] of ready) {
-      if (entry.active === 0 && (oldest === undefined || entry.lastUsed < oldest[1].lastUsed)) {
+      if (!inUse(entry) && (oldest === undefined || entry.lastUsed < oldest[1].lastUsed)) {
         oldest = [versionId, entry];
       }
     }
@@ -209,7 +212,7 @@ function evictOverLimit() {
 function evictIdle() {
   const now = Date.now();
   for (const [versionId, entry] of ready) {
-    if (entry.active === 0 && now - entry.lastUsed >= idleMs) evict(versionId, entry);
+    if (!inUse(entry) && now - entry.lastUsed >= idleMs) evict(versionId, entry);
   }
 }
 
@@ -246,7 +249,6 @@ async function runCall(message) {
   let entry;
   try {
     entry = await entryFor(versionId);
-    entry.active += 1;
     calls.set(callId, {
       entry,
       versionId,
@@ -258,7 +260,7 @@ async function runCall(message) {
       result: { promise: true, copy: true },
     });
     send({ type: 'result', callId, ok: true, value });
-    if (!message.ephemeral) warmCaches(versionId, entry).catch(() => {});
+    if (!message.ephemeral && cacheIsCold(versionId)) warmCaches(versionId, entry).catch(() => {});
   } catch (error) {
     if (entry?.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');
     send({ type: 'result', callId, ok: false, error: failure(entry, error) });
@@ -277,14 +279,10 @@ function release(callId) {
   const call = calls.get(callId);
   if (call === undefined) return;
   calls.delete(callId);
-  const { entry } = call;
-  if (call.abandoned) {
-    entry.abandoned -= 1;
-    return;
-  }
-  entry.active -= 1;
-  entry.lastUsed = Date.now();
-  if (entry.active === 0 && entry.abandoned > 0) dispose(call.versionId, entry, 'timeout');
+  if (call.abandoned) return;
+  call.entry.lastUsed = Date.now();
+  // The last live call of an isolate that still runs abandoned handlers takes it down with it.
+  if (inUse(call.entry) && !inUse(call.entry, true)) dispose(call.versionId, call.entry, 'timeout');
 }
 
 // The host's wall-clock budget ran out: the call has already failed there. Its handler may still
@@ -294,10 +292,7 @@ function abandon(callId) {
   const call = calls.get(callId);
   if (call === undefined || call.abandoned) return;
   call.abandoned = true;
-  const { entry } = call;
-  entry.active -= 1;
-  entry.abandoned += 1;
-  if (entry.active === 0) dispose(call.versionId, entry, 'timeout');
+  if (!inUse(call.entry, true)) dispose(call.versionId, call.entry, 'timeout');
 }
 
 const live = (callId) => {
@@ -325,8 +320,8 @@ process.on('message', (message) => {
     case 'init':
       preludeText = message.prelude;
       memoryLimitMb = message.memoryLimitMb;
-      maxIsolates = message.maxIsolates ?? maxIsolates;
-      idleMs = message.idleMs ?? idleMs;
+      maxIsolates = message.maxIsolates;
+      idleMs = message.idleMs;
       setInterval(evictIdle, Math.max(10, Math.min(idleMs / 4, 30_000))).unref();
       send({ type: 'ready' });
       break;

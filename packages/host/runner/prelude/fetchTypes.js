@@ -1,6 +1,8 @@
 // Headers, Request and Response over byte arrays: what ctx.fetch builds and returns. Bodies are
 // whole (ctx.fetch hands over complete bodies as base64), so there are no streams.
 
+import { copyBytes } from './bytes.js';
+
 const encoder = () => new TextEncoder();
 const decoder = () => new TextDecoder();
 
@@ -94,10 +96,8 @@ function toBytes(body, headers) {
     }
     return encoder().encode(body.toString());
   }
-  if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
-  if (ArrayBuffer.isView(body)) {
-    return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
-  }
+  const bytes = copyBytes(body);
+  if (bytes !== undefined) return bytes;
   throw new TypeError(
     'This body type is not supported in the isolate: pass a string, bytes or URLSearchParams',
   );

@@ -2,7 +2,9 @@
 // the runner. It runs first in every new context, before the version's bundle. The runner sets
 // `__platformBridge` (isolated-vm Callbacks: only copied primitives cross) and removes it here, so
 // partner code never sees it; everything the glue needs is captured before partner code runs.
+
 import { AbortController, AbortSignal, Event, EventTarget } from './abort.js';
+import { base64ToBytes } from './bytes.js';
 import { atob, btoa, DOMException, URL, URLSearchParams } from './coreJs.js';
 import { TextDecoder, TextEncoder } from './encoding.js';
 import { Headers, Request, Response } from './fetchTypes.js';
@@ -80,9 +82,9 @@ const crypto = {
     if (array.byteLength > 65536) {
       throw new DOMException('crypto.getRandomValues: at most 65536 bytes', 'QuotaExceededError');
     }
-    const bytes = atob(randomBytes(array.byteLength));
-    const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-    for (let i = 0; i < view.length; i++) view[i] = bytes.charCodeAt(i);
+    new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(
+      base64ToBytes(randomBytes(array.byteLength)),
+    );
     return array;
   },
   get subtle() {

@@ -3,7 +3,8 @@
 // runner's node:crypto through a synchronous bridge call that takes and returns base64 text. Keys
 // stay in the isolate: a CryptoKey keeps its bytes in a WeakMap partner code cannot read unless the
 // key is extractable. Everything else rejects with NotSupportedError naming what is supported.
-import { atob, btoa, DOMException } from './coreJs.js';
+import { copyBytes, base64ToBytes as fromBase64, bytesToBase64 as toBase64 } from './bytes.js';
+import { DOMException } from './coreJs.js';
 
 const HASHES = { 'SHA-1': 512, 'SHA-256': 512, 'SHA-384': 1024, 'SHA-512': 1024 }; // block sizes in bits
 const SUPPORTED =
@@ -36,25 +37,9 @@ function makeKey(bytes, hash, extractable, usages) {
 }
 
 function toBytes(data, what) {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data.slice(0));
-  if (ArrayBuffer.isView(data)) {
-    return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
-  }
-  throw new TypeError(`${what} must be an ArrayBuffer or a typed array (a BufferSource)`);
-}
-
-function toBase64(bytes) {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-function fromBase64(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = copyBytes(data);
+  if (bytes === undefined)
+    throw new TypeError(`${what} must be an ArrayBuffer or a typed array (a BufferSource)`);
   return bytes;
 }
 

@@ -3,13 +3,20 @@ import type { Capabilities, LogEntry } from '@platform/sdk/runtime';
 import { RUNNER_DIR } from './buildGuestPrelude.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
+/** Why a call failed in the runner (`error`: the guest threw). */
+type RunnerFailureKind = 'cpu' | 'memory' | 'disposed' | 'error' | 'missing_code';
+
+/** Isolates one runner keeps, and how long one may stay idle, unless told otherwise. */
+const MAX_ISOLATES = 32;
+const ISOLATE_IDLE_MS = 10 * 60_000;
+
 /** How a call into a runner ended: the guest's JSON result, or why there is none. */
 export type RunnerOutcome =
   | { readonly ok: true; readonly value: string }
   | {
       readonly ok: false;
       readonly error: {
-        readonly kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'runner_exit' | 'timeout' | 'missing_code';
+        readonly kind: RunnerFailureKind | 'runner_exit' | 'timeout';
         readonly message: string;
         /** The thrown error's name, for `error`. */
         readonly name?: string;
@@ -39,11 +46,7 @@ type FromRunner =
       type: 'result';
       callId: string;
       ok: false;
-      error: {
-        kind: 'cpu' | 'memory' | 'disposed' | 'error' | 'missing_code';
-        message: string;
-        name?: string;
-      };
+      error: { kind: RunnerFailureKind; message: string; name?: string };
     };
 
 interface InFlight {
@@ -129,8 +132,8 @@ export function startRunnerProcess(options: {
     type: 'init',
     prelude: options.prelude,
     memoryLimitMb: options.memoryLimitMb,
-    maxIsolates: options.maxIsolates ?? 32,
-    idleMs: options.idleMs ?? 10 * 60_000,
+    maxIsolates: options.maxIsolates ?? MAX_ISOLATES,
+    idleMs: options.idleMs ?? ISOLATE_IDLE_MS,
   });
 
   child.on('message', (raw) => {

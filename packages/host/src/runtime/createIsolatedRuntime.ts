@@ -61,6 +61,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   const loadedVersions = new Set<string>();
   const pool: (RunnerProcess | undefined)[] = new Array(size).fill(undefined);
   let closed = false;
+  let prelude: string | undefined;
   let next = 0;
 
   function spawn(slot: number, prelude: string): RunnerProcess {
@@ -89,7 +90,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   // start only when calls overlap, so a quiet host keeps one process; an exited one frees its slot.
   async function pick(versionId: string): Promise<RunnerProcess> {
     if (closed) throw new Error('the isolated runtime is closed');
-    const prelude = await buildGuestPrelude();
+    // Built once; awaited only until then, so the scan below and the spawn stay synchronous.
+    const text = prelude ?? (prelude = await buildGuestPrelude());
     let best: RunnerProcess | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     let free: number | undefined;
@@ -109,7 +111,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     }
     next = (next + 1) % size;
     if (best !== undefined && (best.inFlight === 0 || free === undefined)) return best;
-    return spawn(free!, prelude);
+    return spawn(free!, text);
   }
 
   function scriptFor(version: RuntimeVersion): Promise<string> {
