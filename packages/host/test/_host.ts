@@ -158,8 +158,6 @@ export async function pgSchema(
 export interface PartnerLog {
   /** A host logger (pass it as `logger`); several hosts may share one. */
   readonly logger: Logger;
-  /** Every partner line so far, parsed: `msg`, the line's fields, and the call's identity. */
-  lines(): Record<string, unknown>[];
   /** The `fields[key]` of each partner line logged as `message`, in order. */
   reported<T = Record<string, unknown>>(message: string, key: string): T[];
   clear(): void;
@@ -184,7 +182,6 @@ export function partnerLog(): PartnerLog {
   );
   return {
     logger,
-    lines: () => [...lines],
     reported: <T>(message: string, key: string) =>
       lines.filter((line) => line.msg === message).map((line) => line[key] as T),
     clear() {

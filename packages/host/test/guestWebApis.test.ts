@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { buildBundle, createIsolatedRuntime, type IsolatedRuntime } from '@platform/host';
-import { createMemoryCapabilities } from '@platform/sdk/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeBundle } from './_runtime.js';
 import { webApiCases } from './fixtures/webapis/cases.js';
 
 // A differential test of the isolate prelude's web APIs: the fixture computes each area's cases
@@ -18,13 +18,12 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 async function inIsolate(actionName: string, input: unknown): Promise<any> {
-  const envelope = await runtime.invokeAction({
-    version: { id: 'webapis-v1', loadBundle: async () => bundle },
-    capabilities: createMemoryCapabilities(),
-    actor: { kind: 'user', userId: 'u1', accountId: 'a1' },
-    timeoutMs: 10_000,
+  const envelope = await invokeBundle(runtime, {
+    bundle,
+    versionId: 'webapis-v1',
     actionName,
-    rawBody: JSON.stringify(input),
+    input,
+    timeoutMs: 10_000,
   });
   if (!envelope.ok) throw new Error(`${actionName} failed in the isolate: ${JSON.stringify(envelope.error)}`);
   return envelope.data;

@@ -1,9 +1,10 @@
 import { buildBundle, createIsolatedRuntime, type IsolatedRuntime, type Runtime } from '@platform/host';
-import { createMemoryCapabilities, type LogEntry } from '@platform/sdk/runtime';
+import type { LogEntry } from '@platform/sdk/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveVersion } from '../src/store/integrations.js';
 import { writeSecret } from '../src/store/secrets.js';
 import { FIXTURES, startTestHost, type TestHost } from './_host.js';
+import { invokeBundle } from './_runtime.js';
 
 // Partner code that misbehaves, run by the isolated runtime behind the real actions route.
 const CPU_LIMIT_MS = 400;
@@ -108,7 +109,6 @@ describe('isolated runtime: escape suite', () => {
 });
 
 describe('isolated runtime: wall clock, attribution, bounds', () => {
-  const actor = { kind: 'user', userId: 'u1', accountId: 'a1' } as const;
   let bundle: string;
   const runtimes: Runtime[] = [];
   const started = (options: Parameters<typeof createIsolatedRuntime>[0]) => {
@@ -121,16 +121,8 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     versionId: string,
     actionName: string,
     input: unknown = {},
-    logs: LogEntry[] = [],
-  ) =>
-    runtime.invokeAction({
-      version: { id: versionId, loadBundle: async () => bundle },
-      capabilities: { ...createMemoryCapabilities(), log: (entry) => logs.push(entry) },
-      actor,
-      timeoutMs: 5000,
-      actionName,
-      rawBody: JSON.stringify(input),
-    });
+    logs?: LogEntry[],
+  ) => invokeBundle(runtime, { bundle, versionId, actionName, input, ...(logs ? { logs } : {}) });
 
   beforeAll(async () => {
     bundle = await buildBundle(`${FIXTURES}hostile/integration.ts`);

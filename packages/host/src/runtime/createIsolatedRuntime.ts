@@ -91,7 +91,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   async function pick(versionId: string): Promise<RunnerProcess> {
     if (closed) throw new Error('the isolated runtime is closed');
     // Built once; awaited only until then, so the scan below and the spawn stay synchronous.
-    const text = prelude ?? (prelude = await buildGuestPrelude());
+    prelude ??= await buildGuestPrelude();
+    const text = prelude;
     let best: RunnerProcess | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     let free: number | undefined;

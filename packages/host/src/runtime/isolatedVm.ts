@@ -1,19 +1,18 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 
-/** One isolated-vm line: the package name it is installed under and the Node majors it builds for. */
+/** One isolated-vm line: its version and the package name it is installed under. */
 export interface IsolatedVmLine {
   /** The dependency name in `@platform/host`'s package.json (the last two are npm aliases). */
   readonly packageName: 'isolated-vm' | 'isolated-vm-node22' | 'isolated-vm-node24';
   readonly version: string;
-  readonly nodeMajors: string;
 }
 
 /**
  * The isolated-vm line for a Node version: 5.0.4 is the last that builds on Node 20; 6.x needs
- * Node 22, 7.x Node 24. All three are optional dependencies of `@platform/host` and npm installs
- * only the ones whose `engines` match the running Node (5.0.4 builds from source; 6.x and 7.x
- * load prebuilt binaries).
+ * Node 22, 7.x Node 24. All three are optional dependencies of `@platform/host`: npm skips 6.x and
+ * 7.x where their `engines` do not match, and tries 5.0.4 everywhere (it builds from source; 6.x and
+ * 7.x load prebuilt binaries).
  * @example isolatedVmLineFor('22.11.0') // { packageName: 'isolated-vm-node22', version: '6.2.0', ... }
  */
 export function isolatedVmLineFor(nodeVersion: string): IsolatedVmLine {
@@ -23,9 +22,9 @@ export function isolatedVmLineFor(nodeVersion: string): IsolatedVmLine {
       `the isolated runtime needs Node 20 or later (this is Node ${nodeVersion}); upgrade Node, or set PLATFORM_RUNTIME=in-process for local development`,
     );
   }
-  if (major < 22) return { packageName: 'isolated-vm', version: '5.0.4', nodeMajors: '20-21' };
-  if (major < 24) return { packageName: 'isolated-vm-node22', version: '6.2.0', nodeMajors: '22-23' };
-  return { packageName: 'isolated-vm-node24', version: '7.0.1', nodeMajors: '24 and later' };
+  if (major < 22) return { packageName: 'isolated-vm', version: '5.0.4' };
+  if (major < 24) return { packageName: 'isolated-vm-node22', version: '6.2.0' };
+  return { packageName: 'isolated-vm-node24', version: '7.0.1' };
 }
 
 /** Where the runner loads isolated-vm from, and the folders it must be allowed to read for that. */
