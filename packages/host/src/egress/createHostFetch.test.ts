@@ -13,8 +13,8 @@ import {
   createGuestFetch,
   createMemoryCapabilities,
 } from '@platform/sdk/runtime';
-import { generate } from 'selfsigned';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { loopbackCertificate } from '../../test/_tls.js';
 import { createHostFetch, type HostFetchOptions } from './createHostFetch.js';
 
 interface Seen {
@@ -77,23 +77,10 @@ function listen(server: Server): Promise<number> {
 }
 
 beforeAll(async () => {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  });
+  const pems = await loopbackCertificate();
   ca = pems.cert;
   http = createServer(handle);
-  https = createHttpsServer({ key: pems.private, cert: pems.cert }, handle);
+  https = createHttpsServer(pems, handle);
   port = await listen(http);
   tlsPort = await listen(https);
   origin = `http://api.acme.test:${port}`;
