@@ -90,31 +90,20 @@ export async function seedDemo(host: Host, dataDir: string): Promise<DemoSeed> {
     account = await createAccount(host.db, { slug: DEMO_ACCOUNT_SLUG, name: 'Demo account' });
     await addMembership(host.db, account.id, user.id, 'owner');
   }
-  const saved = await readSavedToken(tokenFile);
-  if (saved !== undefined && (await userForToken(host.db, saved, 'token'))?.id === user.id) {
-    return {
-      created: false,
-      userId: user.id,
-      email: user.email,
-      password: undefined,
-      accountId: account.id,
-      accountSlug: account.slug,
-      token: saved,
-      tokenFile,
-      tokenReissued: false,
-    };
-  }
-  const { token } = await createToken(host.db, { userId: user.id, kind: 'token', name: 'demo' });
-  await saveToken(tokenFile, token);
-  return {
+  const existing = {
     created: false,
     userId: user.id,
     email: user.email,
     password: undefined,
     accountId: account.id,
     accountSlug: account.slug,
-    token,
     tokenFile,
-    tokenReissued: true,
   };
+  const saved = await readSavedToken(tokenFile);
+  if (saved !== undefined && (await userForToken(host.db, saved, 'token'))?.id === user.id) {
+    return { ...existing, token: saved, tokenReissued: false };
+  }
+  const { token } = await createToken(host.db, { userId: user.id, kind: 'token', name: 'demo' });
+  await saveToken(tokenFile, token);
+  return { ...existing, token, tokenReissued: true };
 }
