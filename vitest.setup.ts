@@ -10,6 +10,8 @@ let unexpected: string[] = [];
 const dom = typeof document !== 'undefined';
 if (dom) (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 const testingLibrary = dom ? await import('@testing-library/react') : undefined;
+// findBy*/waitFor wait up to 1 s by default: not enough for a loaded 2-core machine.
+testingLibrary?.configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(() => {
   unexpected = [];

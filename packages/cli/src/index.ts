@@ -12,6 +12,15 @@ export { type CliErrorCode, ERROR_EXIT_CODES, EXIT_CODES, type ExitCode } from '
 export { createProgress, type Progress, silentProgress } from './cli/progress.js';
 export { type MainIO, type OutputStream, runMain } from './cli/runMain.js';
 export { createStyle, type Style, shouldUseColor } from './cli/terminal.js';
+export {
+  DEFAULT_DEV_HOST,
+  DEFAULT_DEV_PORT,
+  type DevOptions,
+  type DevReport,
+  devCommand,
+  SHELL_CONTRACT,
+  SHELL_DIR,
+} from './commands/dev/index.js';
 export { COMMANDS } from './commands/index.js';
 export {
   type InitOptions,

@@ -1,8 +1,14 @@
-// The end-to-end tests' setup: the workspace packages packed as tarballs, a project made by
-// `platform init` outside this repo and pointed at them, installed from the npm registry.
+// The end-to-end tests' setup: the workspace packages packed as tarballs and served by the host's
+// registry routes, a project made by `platform init --host` outside this repo, installed:
+// `@platform/*` from that registry, everything else from the npm registry.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { serve as serveNode } from '@hono/node-server';
+import { openRegistryFolder, registryRoutes } from '@platform/host';
 import { cleanEnv, REPO_ROOT, run } from './_helpers.js';
 
 /**
@@ -13,12 +19,6 @@ import { cleanEnv, REPO_ROOT, run } from './_helpers.js';
 export function note(message: string): void {
   process.stderr.write(`[e2e] ${message}\n`);
 }
-
-/** The packages a scaffold depends on that do not exist yet, removed before install. */
-export const NOT_YET_PUBLISHED = {
-  '@platform/harness':
-    'no @platform/harness package exists yet (a later issue builds it); validate and test never import harness.config.ts, and the typecheck leaves that file out',
-} as const;
 
 /** Whether the npm registry answers, and which one: the e2e tests need it for third-party packages. */
 export async function registryStatus(): Promise<{ reachable: boolean; registry: string; reason: string }> {
@@ -53,6 +53,7 @@ export function installEnv(): Record<string, string> {
 
 /** `npm pack` of the workspace packages a scaffold installs; name -> tarball path. */
 export function packWorkspacePackages(destination: string): Record<string, string> {
+  mkdirSync(destination, { recursive: true });
   const output = execFileSync(
     'npm',
     [
@@ -60,7 +61,7 @@ export function packWorkspacePackages(destination: string): Record<string, strin
       '--json',
       '--pack-destination',
       destination,
-      ...['integration-schema', 'sdk', 'ui', 'cli'].flatMap((name) => ['-w', `packages/${name}`]),
+      ...['integration-schema', 'sdk', 'ui', 'harness', 'cli'].flatMap((name) => ['-w', `packages/${name}`]),
     ],
     { cwd: REPO_ROOT, encoding: 'utf8', env: installEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
   );
@@ -69,45 +70,73 @@ export function packWorkspacePackages(destination: string): Record<string, strin
 }
 
 /**
- * Scaffolds `<parent>/app` with the repo's built CLI and points its `@platform/*` dependencies at
- * the tarballs: package.json ranges become `file:` specs, the sdk's own dependency on
- * integration-schema is overridden the way each package manager reads overrides, and packages
- * that do not exist yet are removed (with a note saying why).
+ * The packed tarballs served over HTTP the way the host serves them (`/registry/`, the host's own
+ * registry routes), in this process: no database, no runtime.
  */
-export async function scaffoldAgainstTarballs(
-  parent: string,
-  tarballs: Record<string, string>,
-  manager: 'npm' | 'pnpm',
-): Promise<string> {
-  const created = await run(['init', 'app', '--docs', 'docs/setup.md', '--json'], { cwd: parent });
+export async function startRegistry(folder: string): Promise<{ url: string; close(): Promise<void> }> {
+  const app = registryRoutes({ folder: openRegistryFolder(folder) });
+  const server = await new Promise<Server>((resolveListen) => {
+    const listening = serveNode({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolveListen(listening as Server),
+    ) as Server;
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+/** Scaffolds `<parent>/app` with the repo's built CLI, `--host` pointing `@platform/*` at the registry of `host`. */
+export async function scaffoldAgainstRegistry(parent: string, host: string): Promise<string> {
+  const created = await run(['init', 'app', '--docs', 'docs/setup.md', '--host', host, '--json'], {
+    cwd: parent,
+  });
   if (created.code !== 0) throw new Error(`platform init failed:\n${created.stdout}${created.stderr}`);
-  const app = join(parent, 'app');
-  const path = join(app, 'package.json');
-  const pkg = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, string>>;
-  for (const section of ['dependencies', 'devDependencies'] as const) {
-    for (const name of Object.keys(pkg[section] ?? {})) {
-      if (name in NOT_YET_PUBLISHED) {
-        delete pkg[section]![name];
-        note(
-          `${name} removed from the ${manager} e2e project before install: ${NOT_YET_PUBLISHED[name as keyof typeof NOT_YET_PUBLISHED]}.`,
-        );
-      } else if (tarballs[name] !== undefined) {
-        pkg[section]![name] = `file:${tarballs[name]}`;
-      }
-    }
-  }
-  // Every packed workspace package is pinned for transitive resolution too (@platform/ui depends
-  // on @platform/sdk, the sdk on the schema): none of them is in the registry.
-  const pinned = Object.fromEntries(Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`]));
+  return join(parent, 'app');
+}
+
+/**
+ * The `@platform/*` packages a lockfile records, with their integrity and (npm) resolved URL.
+ * pnpm records no tarball URL for a registry package: its integrity says where it came from.
+ */
+export function platformLockEntries(
+  app: string,
+  manager: 'npm' | 'pnpm',
+): { name: string; version: string; integrity: string; resolved: string | undefined }[] {
   if (manager === 'npm') {
-    pkg.overrides = { ...pkg.overrides, ...pinned };
-  } else {
-    const workspace = join(app, 'pnpm-workspace.yaml');
-    const lines = Object.entries(pinned).map(([name, spec]) => `  '${name}': ${spec}\n`);
-    writeFileSync(workspace, `${readFileSync(workspace, 'utf8')}${lines.join('')}`);
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; resolved?: string; integrity?: string; link?: boolean }>;
+    };
+    return Object.entries(lock.packages)
+      .filter(([path]) => /(^|\/)node_modules\/@platform\/[^/]+$/.test(path))
+      .map(([path, entry]) => ({
+        name: path.slice(path.lastIndexOf('@platform/')),
+        version: entry.version ?? '',
+        integrity: entry.integrity ?? '',
+        resolved: entry.resolved,
+      }));
   }
-  writeFileSync(path, `${JSON.stringify(pkg, null, 2)}\n`);
-  return app;
+  // pnpm-lock.yaml v9: `packages:` entries "  '@platform/sdk@0.4.0':" then "    resolution: {integrity: ...}".
+  const text = readFileSync(join(app, 'pnpm-lock.yaml'), 'utf8');
+  const packages = text.slice(text.indexOf('\npackages:\n'), text.indexOf('\nsnapshots:\n'));
+  return [...packages.matchAll(/^ {2}'?(@platform\/[^@']+)@([^':]+)'?:\n {4}resolution: \{([^}]*)\}/gm)].map(
+    (match) => ({
+      name: match[1]!,
+      version: match[2]!,
+      integrity: /integrity: ([^,\s}]+)/.exec(match[3]!)?.[1] ?? '',
+      resolved: /tarball: ([^,\s}]+)/.exec(match[3]!)?.[1],
+    }),
+  );
+}
+
+/** `sha512-...` of a file, as lockfiles record it. */
+export function integrityOf(file: string): string {
+  return `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
 }
 
 /** The project's installed `platform` binary (node_modules/.bin), runnable with this Node on PATH. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestReport, ValidateReport } from '@platform/cli';
@@ -7,16 +7,20 @@ import {
   INSTALL,
   installEnv,
   installedPlatform,
+  integrityOf,
   note,
   packWorkspacePackages,
+  platformLockEntries,
   registryStatus,
-  scaffoldAgainstTarballs,
+  scaffoldAgainstRegistry,
+  startRegistry,
 } from './_e2e.js';
 import { envelopeOf, run } from './_helpers.js';
 
 /**
- * End to end with one package manager: `platform init` outside this repo, install (workspace
- * packages from tarballs, third-party packages from the registry), then the installed `platform`
+ * End to end with one package manager: `platform init --host` outside this repo, install
+ * (`@platform/*` from the host's registry routes serving the packed workspace packages,
+ * third-party packages from the npm registry), then the installed `platform`
  * binary validates and tests the project, which also type-checks and passes its lint preset.
  * Skipped, with the reason printed, only when the registry is unreachable.
  */
@@ -29,12 +33,20 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
     let root: string;
     let app: string;
     let platform: ReturnType<typeof installedPlatform>;
+    let tarballs: Record<string, string>;
+    let host: Awaited<ReturnType<typeof startRegistry>> | undefined;
 
     beforeAll(async () => {
       root = mkdtempSync(join(tmpdir(), `platform-e2e-${manager}-`));
-      const tarballs = packWorkspacePackages(root);
-      app = await scaffoldAgainstTarballs(root, tarballs, manager);
-      const install = await run(INSTALL[manager].args, {
+      tarballs = packWorkspacePackages(join(root, 'registry'));
+      host = await startRegistry(join(root, 'registry'));
+      app = await scaffoldAgainstRegistry(root, host.url);
+      // npm records each package's tarball URL (a user config may say otherwise), for the check below.
+      const args =
+        manager === 'npm'
+          ? [...INSTALL.npm.args, '--omit-lockfile-registry-resolved=false']
+          : INSTALL.pnpm.args;
+      const install = await run(args, {
         cwd: app,
         command: INSTALL[manager].command,
         env: installEnv(),
@@ -46,13 +58,27 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
       platform = installedPlatform(app);
     }, 600_000);
 
-    afterAll(() => {
+    afterAll(async () => {
+      await host?.close();
       if (root !== undefined) rmSync(root, { recursive: true, force: true });
     });
 
     it('installs the platform binary from the packed @platform/cli', () => {
       expect(existsSync(platform.command)).toBe(true);
       expect(existsSync(join(app, 'node_modules', '@platform', 'cli', 'dist', 'bin.js'))).toBe(true);
+    });
+
+    it("installs every @platform/* package from the host's registry, none from the public one", () => {
+      const entries = platformLockEntries(app, manager);
+      expect(entries.map((entry) => entry.name).sort()).toEqual(Object.keys(tarballs).sort());
+      for (const entry of entries) {
+        // The public registry's @platform scope is someone else's: the bytes must be our tarballs.
+        expect(entry.integrity, entry.name).toBe(integrityOf(tarballs[entry.name]!));
+        if (manager === 'npm')
+          expect(entry.resolved, entry.name).toMatch(new RegExp(`^${host!.url}/registry/@platform/`));
+        else if (entry.resolved !== undefined)
+          expect(entry.resolved).toMatch(new RegExp(`^${host!.url}/registry/`));
+      }
     });
 
     it('passes platform validate', async () => {
@@ -80,14 +106,12 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
       });
     });
 
-    it('type-checks under strict and noUncheckedIndexedAccess (harness.config.ts aside)', async () => {
-      writeFileSync(join(app, 'tsconfig.e2e.json'), '{ "extends": "./tsconfig.json", "include": ["src"] }\n');
-      const result = await run(['--noEmit', '-p', 'tsconfig.e2e.json'], {
+    it('type-checks under strict and noUncheckedIndexedAccess, harness.config.ts included', async () => {
+      const result = await run(['--noEmit', '-p', 'tsconfig.json'], {
         cwd: app,
         command: join(app, 'node_modules', '.bin', 'tsc'),
         env: platform.env,
       });
-      rmSync(join(app, 'tsconfig.e2e.json'));
       expect(result.code, result.stdout).toBe(0);
     });
 

@@ -37,6 +37,7 @@ describe('platform init', () => {
       slug: 'acme-notes',
       files: [
         '.gitignore',
+        '.npmrc',
         'README.md',
         'biome.json',
         'docs/setup.md',
@@ -52,7 +53,12 @@ describe('platform init', () => {
       docs: ['docs/setup.md', 'https://acme.example/help'],
       packageManager: 'npm',
       nextSteps: ['cd acme-notes', 'npm install', 'npx platform validate', 'npx platform test'],
+      registry: 'http://127.0.0.1:8787/registry/',
+      hostDefaulted: true,
     });
+    // @platform/* never comes from the public registry, whose @platform scope is someone else's.
+    expect(read(dir, '.npmrc').split('\n')).toContain('@platform:registry=http://127.0.0.1:8787/registry/');
+    expect(read(dir, 'README.md')).toContain('registry, http://127.0.0.1:8787/registry/ (set in `.npmrc`)');
 
     expect(readJson(dir, 'platform.json')).toEqual({
       integrations: [{ slug: 'acme-notes', entry: 'src/acme-notes/integration.ts' }],
@@ -109,6 +115,32 @@ describe('platform init', () => {
     expect(result.stdout).toMatch(
       /Next:\n {2}pnpm install\n {2}pnpm exec platform validate\n {2}pnpm exec platform test\n/,
     );
+    expect(result.stdout).toContain(
+      '@platform/* installs from http://127.0.0.1:8787/registry/ (the local host `npm start` serves; pass --host <url> for another)',
+    );
+  });
+
+  it('points .npmrc at the --host registry, keeping the other lines of an existing .npmrc', async () => {
+    const cwd = tempDir();
+    writeFiles(cwd, { '.npmrc': 'save-exact=true\n@platform:registry=https://registry.npmjs.org/\n' });
+    const { result, envelope } = await init(
+      ['--slug', 'acme', '--host', 'https://platform.example.com/base/', '--force'],
+      cwd,
+    );
+    expect(result.code).toBe(0);
+    expect(envelope.data).toMatchObject({
+      registry: 'https://platform.example.com/base/registry/',
+      hostDefaulted: false,
+    });
+    expect(read(cwd, '.npmrc')).toBe(
+      'save-exact=true\n# @platform/* installs from the Platform host, never from the public npm registry.\n@platform:registry=https://platform.example.com/base/registry/\n',
+    );
+
+    const human = await run(['init', 'other', '--host', 'http://localhost:9000'], { cwd, env: cleanEnv() });
+    expect(human.stdout).toContain('@platform/* installs from http://localhost:9000/registry/\n');
+    expect(read(join(cwd, 'other'), '.npmrc')).toContain(
+      '@platform:registry=http://localhost:9000/registry/\n',
+    );
   });
 
   it('refuses a non-empty directory without --force, and with it keeps the files it does not own', async () => {
@@ -138,6 +170,11 @@ describe('platform init', () => {
       ['--slug', 'acme', '--docs', '../outside.md'],
       '--docs "../outside.md" is neither a URL nor a path inside the project.',
     ],
+    [
+      ['--slug', 'acme', '--host', 'ftp://platform.example.com'],
+      '--host "ftp://platform.example.com" is not',
+    ],
+    [['--slug', 'acme', '--host', 'platform.example.com'], '--host "platform.example.com" is not'],
   ])('refuses %j with exit 2', async (args, message) => {
     const { result, envelope } = await init(args);
     expect(result.code).toBe(2);

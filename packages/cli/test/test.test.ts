@@ -54,10 +54,13 @@ describe('platform test', () => {
     );
     expect(appendix).toContain('(file)\n     src/broken.test.ts\n     the fixture cannot load');
     expect(result.stdout).not.toContain('\u001b[');
+    // The manifest's entry does not exist: a definition problem, listed after the failures.
     expect(result.stderr).toContain(
-      'Error [tests_failed] 1 of 4 tests failed, and 1 test file(s) failed to run.',
+      'Error [tests_failed] 2 failures: 1 of 4 tests failed, and 1 test file failed to run. The integration definitions have 1 problem.',
     );
-    expect(result.stderr).toContain('Hint: Fix the failing tests listed in the appendix above');
+    expect(result.stderr).toContain(
+      'Hint: Fix the definition problems and failures listed in the appendix above',
+    );
   });
 
   it('prints only vitest’s own output with --raw', async () => {
@@ -83,6 +86,9 @@ describe('platform test', () => {
       failedFiles: 1,
     });
     expect(envelope.data?.failures).toHaveLength(2);
+    expect(envelope.data?.findings).toEqual([
+      expect.objectContaining({ id: 'definition.load', path: 'src/integration.ts' }),
+    ]);
     expect(envelope.data?.failures).toContainEqual({
       name: 'math > subtracts',
       file: 'src/math.test.ts',

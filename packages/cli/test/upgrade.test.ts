@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UpgradeReport } from '@platform/cli';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRegistry } from './_e2e.js';
 import { envelopeOf, run, tempDirectories, writeFiles } from './_helpers.js';
 
 const tempDir = tempDirectories();
@@ -127,5 +129,79 @@ describe('platform upgrade', () => {
     const result = await run(['upgrade', '--json'], { cwd: tempDir() });
     expect(result.code).toBe(1);
     expect(envelopeOf(result).error?.code).toBe('project_not_found');
+  });
+});
+
+describe('platform upgrade against the project registry', () => {
+  let registry: Awaited<ReturnType<typeof startRegistry>>;
+
+  // A host registry serving sdk and ui 0.4.0 and a CLI on the next train, but no harness.
+  beforeAll(async () => {
+    const folder = tempDir();
+    for (const [name, version] of [
+      ['@platform/sdk', '0.4.0'],
+      ['@platform/ui', '0.4.0'],
+      ['@platform/integration-schema', '0.4.0'],
+      ['@platform/cli', '0.3.3'],
+      ['@platform/cli', '0.5.0'],
+    ] as const) {
+      const source = tempDir();
+      writeFiles(source, { 'package.json': JSON.stringify({ name, version }) });
+      mkdirSync(folder, { recursive: true });
+      execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', folder], {
+        cwd: source,
+        stdio: 'ignore',
+      });
+    }
+    registry = await startRegistry(folder);
+  }, 60_000);
+  afterAll(() => registry?.close());
+
+  it("--check reads the .npmrc registry: targets it does not serve, and what is past this CLI's train", async () => {
+    const dir = project(OLD_PACKAGE, { '.npmrc': `@platform:registry=${registry.url}/registry/\n` });
+    const result = await run(['upgrade', '--check', '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const data = envelopeOf<UpgradeReport>(result).data;
+    expect(data?.changes).toEqual(EXPECTED_CHANGES);
+    expect(data?.registry).toEqual({
+      url: `${registry.url}/registry/`,
+      reachable: true,
+      latest: {
+        '@platform/sdk': '0.4.0',
+        '@platform/ui': '0.4.0',
+        '@platform/integration-schema': '0.4.0',
+        '@platform/cli': '0.5.0',
+      },
+      versions: {
+        '@platform/sdk': ['0.4.0'],
+        '@platform/ui': ['0.4.0'],
+        '@platform/integration-schema': ['0.4.0'],
+        '@platform/cli': ['0.3.3', '0.5.0'],
+      },
+      unserved: [{ name: '@platform/harness', range: '^0.4.0' }],
+      newer: [{ name: '@platform/cli', latest: '0.5.0' }],
+    });
+
+    const human = await run(['upgrade', '--check'], { cwd: dir });
+    expect(human.stdout).toContain(`registry: ${registry.url}/registry/ (latest: sdk 0.4.0, ui 0.4.0`);
+    expect(human.stdout).toContain(
+      '@platform/harness ^0.4.0: the registry serves no matching version; installing would fail.',
+    );
+    expect(human.stdout).toContain('@platform/cli 0.5.0 is on the registry, past train 0.4');
+  });
+
+  it('goes on without the registry when it does not answer, and warns without an .npmrc line', async () => {
+    const unreachable = project(OLD_PACKAGE, {
+      '.npmrc': '@platform:registry=http://127.0.0.1:9/registry/\n',
+    });
+    const result = await run(['upgrade', '--check', '--json'], { cwd: unreachable });
+    expect(result.code).toBe(0);
+    const data = envelopeOf<UpgradeReport>(result).data;
+    expect(data?.changes).toEqual(EXPECTED_CHANGES);
+    expect(data?.registry).toMatchObject({ url: 'http://127.0.0.1:9/registry/', reachable: false });
+
+    const none = await run(['upgrade', '--check'], { cwd: project(OLD_PACKAGE) });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('No @platform:registry in .npmrc');
   });
 });

@@ -1,14 +1,21 @@
 // A runner process: runs partner code in V8 isolates (isolated-vm) for the host process, which
 // forks it with `--no-node-snapshot`, the permission model (file reads limited to this folder and
 // isolated-vm) and an empty environment. Messages over the IPC channel, JSON only:
-//   host -> runner: init { prelude, memoryLimitMb, maxIsolates, idleMs }, call { callId, versionId,
-//                   script?, request, cpuLimitMs, ephemeral? }, cap-result { capId, reply },
+//   host -> runner: init { prelude, memoryLimitMb, maxIsolates, idleMs, leftoverCpuMs }, call { callId,
+//                   versionId, script?, request, cpuLimitMs, ephemeral? }, cap-result { capId, reply },
 //                   abandon { callId }, stats { statsId }
-//   runner -> host: ready, cap { callId, capId, method, args }, log { callId, entry },
+//   runner -> host: ready, cap { callId, versionId, capId, method, args }, log { callId, entry },
 //                   result { callId, ok, value | error: { kind, message } }, evicted { versionId },
-//                   stats { statsId, isolates, versions }
+//                   stats { statsId, isolates, versions }, security { kind, versionId, message },
+//                   leftover { versionId, cpuMs }
 // A call without `script` for a version this runner has evicted answers `missing_code`; the host
 // sends it again with the script.
+//
+// Nothing that comes out of an isolate is trusted. The guest names the call a request belongs to
+// (several calls of one version share its isolate), so a request is answered only when that call
+// is running in the very isolate that asks; call ids are random. Any other id is refused and
+// reported as a security event; a request of a call of this isolate that has ended is dropped
+// unanswered, so work a handler left behind stalls instead of running on.
 // Plain JavaScript so the forked process needs no TypeScript loader.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -16,6 +23,19 @@ import { createRequire } from 'node:module';
 const ivm = createRequire(import.meta.url)(process.argv[2]);
 
 const WATCHDOG_INTERVAL_MS = 5;
+// Compiling a version again for its code cache runs in its isolate, outside any call: allowed this
+// much CPU on top of the leftover budget, once per version.
+const WARM_ALLOWANCE_NS = 250_000_000n;
+// Ended call ids each isolate remembers, to tell a late request of its own from a borrowed id.
+const ENDED_CALLS_KEPT = 256;
+// Security reports per isolate per minute; past that one line says how many were held back.
+const REPORTS_PER_MINUTE = 10;
+// Timers and capability calls an isolate may keep waiting at once; past it the isolate goes (each
+// costs this process memory, and a runner serves other integrations too).
+const MAX_PENDING = 10_000;
+// Log lines one call may send to the host, which budgets them far lower (PLATFORM_LOG_*): this only
+// keeps a flood off the IPC channel.
+const MAX_LOG_LINES = 10_000;
 let preludeText = '';
 let preludeCache;
 let preludeCacheWarm = false;
@@ -23,6 +43,7 @@ let preludeCacheWarm = false;
 let memoryLimitMb;
 let maxIsolates;
 let idleMs;
+let leftoverCpuNs;
 const PRELUDE_FILENAME = 'platform:prelude.js';
 const bundleFilename = (versionId) => `platform:bundle/${versionId}.js`;
 /** versionId -> { script, cachedData, cacheWarm } */
@@ -31,7 +52,11 @@ const versions = new Map();
 const entries = new Map();
 /** versionId -> Entry, once created: what eviction looks at. */
 const ready = new Map();
-/** callId -> { entry, versionId, cpuStart, cpuLimitNs, abandoned? }: what uses each isolate. */
+/**
+ * callId -> { entry, versionId, cpuStart, cpuLimitNs, abandoned? }: what uses each isolate.
+ * `cpuStart` is set when the call's code starts in the isolate (the prelude says so); until then
+ * the isolate's CPU is charged to its leftover budget.
+ */
 const calls = new Map();
 /** capId -> resolve */
 const capReplies = new Map();
@@ -41,34 +66,133 @@ const send = (message) => {
   if (process.connected) process.send(message);
 };
 
-function hostCall(callId, method, args) {
-  if (!live(callId)) {
-    return Promise.resolve(
-      JSON.stringify({ ok: false, error: { name: 'Error', message: 'this call has already ended' } }),
-    );
-  }
+function hostCall(entry, callId, method, args) {
   const capId = nextCap++;
   return new Promise((resolve) => {
     capReplies.set(capId, resolve);
-    send({ type: 'cap', callId, capId, method, args: String(args) });
+    send({ type: 'cap', callId, versionId: entry.versionId, capId, method, args: String(args) });
+  });
+}
+
+const REFUSED = JSON.stringify({
+  ok: false,
+  error: { name: 'Error', message: 'refused: this isolate is not running that call' },
+});
+
+// Whose a call id is, seen from one isolate: a call it runs now, one of its calls that has ended
+// (or was abandoned), or anything else (another isolate's call, a guess): `foreign`.
+function ownership(entry, callId) {
+  const call = calls.get(callId);
+  if (call !== undefined && call.entry === entry) return call.abandoned ? 'ended' : 'live';
+  return entry.ended.has(callId) ? 'ended' : 'foreign';
+}
+
+// A request under a call id this isolate does not run: reported (bounded per isolate), never served.
+function reportForeign(entry, what) {
+  const now = Date.now();
+  if (now - entry.reports.since >= 60_000) {
+    if (entry.reports.held > 0) {
+      send({
+        type: 'security',
+        kind: 'capability_borrowing',
+        versionId: entry.versionId,
+        message: `${entry.reports.held} more requests under call ids this isolate does not run were refused`,
+      });
+    }
+    entry.reports = { since: now, sent: 0, held: 0 };
+  }
+  if (entry.reports.sent >= REPORTS_PER_MINUTE) {
+    entry.reports.held++;
+    return;
+  }
+  entry.reports.sent++;
+  send({
+    type: 'security',
+    kind: 'capability_borrowing',
+    versionId: entry.versionId,
+    message: `refused a ${what} request under a call id this isolate is not running`,
   });
 }
 
 // What the isolate posts: no Node object or reference ever enters it; answers go back through
-// the isolate's own `__platformDeliver`, called from here.
+// the isolate's own `__platformDeliver`, called from here, and only while the call still runs.
 function poster(entry) {
+  const deliver = (id, value) => {
+    if (entry.disposed || entry.deliver === undefined) return;
+    entry.deliver.apply(undefined, [id, value], { arguments: { copy: true } }).catch(() => {});
+  };
   return (kind, id, a, b, c) => {
-    const answer =
-      kind === 'cap' ? hostCall(String(a), String(b), c) : kind === 'sleep' ? sleep(a) : undefined;
-    answer?.then((value) => {
-      if (entry.disposed || entry.deliver === undefined) return;
-      entry.deliver.apply(undefined, [id, value], { arguments: { copy: true } }).catch(() => {});
-    });
+    if (kind === 'cap') {
+      const callId = String(a);
+      const owner = ownership(entry, callId);
+      if (owner === 'foreign') {
+        reportForeign(entry, `capability (${String(b).slice(0, 40)})`);
+        deliver(id, REFUSED);
+      } else if (owner === 'live' && admit(entry)) {
+        hostCall(entry, callId, String(b), c).then((reply) => {
+          entry.pending--;
+          if (ownership(entry, callId) === 'live') deliver(id, reply);
+        });
+      }
+    } else if (kind === 'sleep') {
+      // A timer runs only for the call that set it, while that call runs; a timer set outside
+      // any call (at load) never fires.
+      if (b === undefined) return;
+      const callId = String(b);
+      const owner = ownership(entry, callId);
+      if (owner === 'foreign') reportForeign(entry, 'timer');
+      if (owner !== 'live' || !admit(entry)) return;
+      // Cleared with its call (release), so nothing of an ended call stays scheduled here.
+      const timers = calls.get(callId).timers;
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          entry.pending--;
+          if (ownership(entry, callId) === 'live') deliver(id, undefined);
+        },
+        Math.min(Number(a) || 0, 2 ** 31 - 1),
+      );
+      timers.add(timer);
+    }
   };
 }
 
-function log(callId, entry) {
-  if (live(callId)) send({ type: 'log', callId, entry });
+// One more waiting request for the isolate, unless it already has MAX_PENDING: then it is disposed.
+function admit(entry) {
+  if (entry.pending >= MAX_PENDING) {
+    dispose(entry.versionId, entry, 'requests');
+    return false;
+  }
+  entry.pending++;
+  return true;
+}
+
+function logger(entry) {
+  return (callId, text) => {
+    const owner = ownership(entry, String(callId));
+    if (owner === 'live') {
+      const call = calls.get(String(callId));
+      if (call.logLines++ < MAX_LOG_LINES) send({ type: 'log', callId: String(callId), entry: String(text) });
+    } else if (owner === 'foreign') reportForeign(entry, 'log');
+  };
+}
+
+// The prelude says a call's code starts: from here its CPU is the call's, no longer leftover work.
+function beginner(entry) {
+  return (callId) => {
+    const call = calls.get(String(callId));
+    if (call === undefined || call.entry !== entry || call.abandoned || call.cpuStart !== undefined) return;
+    call.cpuStart = cpuTimeOf(entry);
+    entry.idleCpuStart = undefined;
+  };
+}
+
+function cpuTimeOf(entry) {
+  try {
+    return entry.isolate.cpuTime;
+  } catch {
+    return 0n;
+  }
 }
 
 // crypto.subtle's digests and HMACs (prelude/subtle.js): base64 text in and out, node:crypto here.
@@ -86,31 +210,40 @@ function subtle(op, hash, key, data) {
   throw new Error(`unknown crypto operation ${String(op)}`);
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(Number(ms) || 0, 2 ** 31 - 1)));
-
 async function createEntry(versionId) {
   const version = versions.get(versionId);
   if (version === undefined) throw new Error(`runner has no code for version ${versionId}`);
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
   const entry = {
+    versionId,
     isolate,
     run: undefined,
     deliver: undefined,
     disposed: false,
     reason: undefined,
     lastUsed: Date.now(),
+    // CPU clock when the isolate last had no call running: what it uses from there is leftover work.
+    idleCpuStart: undefined,
+    idleAllowanceNs: 0n,
+    pending: 0,
+    ended: new Set(),
+    reports: { since: Date.now(), sent: 0, held: 0 },
   };
   try {
     const context = await isolate.createContext();
     await context.evalClosure(
-      'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2, subtle: $3 };',
+      'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2, subtle: $3, begin: $4 };',
       [
         new ivm.Callback(poster(entry), { ignored: true }),
-        new ivm.Callback(log, { ignored: true }),
+        new ivm.Callback(logger(entry), { ignored: true }),
         new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
           sync: true,
         }),
         new ivm.Callback(subtle, { sync: true }),
+        // Asynchronous (a synchronous one cost ~50 us a call): the call's first moments are
+        // charged to the leftover budget until this lands. Should that budget dispose the isolate
+        // meanwhile, the call reruns fresh, which is safe: its capability requests come after this.
+        new ivm.Callback(beginner(entry), { ignored: true }),
       ],
     );
     const prelude = await isolate.compileScript(preludeText, {
@@ -129,6 +262,7 @@ async function createEntry(versionId) {
     await script.run(context, { timeout: 5000 });
     entry.run = await context.global.get('__platformRun', { reference: true });
     await context.eval('delete globalThis.__platformRun');
+    entry.idleCpuStart = cpuTimeOf(entry);
     return entry;
   } catch (error) {
     if (!isolate.isDisposed) isolate.dispose();
@@ -156,6 +290,17 @@ async function warmCaches(versionId, entry) {
   }
 }
 
+// Compiling runs in the isolate outside any call: allowed once, then the leftover clock restarts.
+async function warmCachesOnce(versionId, entry) {
+  entry.idleAllowanceNs += WARM_ALLOWANCE_NS;
+  try {
+    await warmCaches(versionId, entry);
+  } finally {
+    entry.idleAllowanceNs -= WARM_ALLOWANCE_NS;
+    if (entry.idleCpuStart !== undefined) entry.idleCpuStart = cpuTimeOf(entry);
+  }
+}
+
 function entryFor(versionId) {
   let entry = entries.get(versionId);
   if (entry === undefined) {
@@ -172,9 +317,17 @@ function entryFor(versionId) {
   return entry;
 }
 
+// A call's timers go with it: an ended call's timer would only be dropped when it fired.
+function clearTimers(call) {
+  for (const timer of call.timers) clearTimeout(timer);
+  call.entry.pending -= call.timers.size;
+  call.timers.clear();
+}
+
 function dispose(versionId, entry, reason) {
   if (entry.disposed) return;
   entry.disposed = true;
+  for (const call of calls.values()) if (call.entry === entry) clearTimers(call);
   entry.reason = reason;
   entries.delete(versionId);
   if (ready.get(versionId) === entry) ready.delete(versionId);
@@ -217,6 +370,19 @@ function evictIdle() {
 }
 
 function failure(entry, error) {
+  if (entry?.reason === 'requests') {
+    return {
+      kind: 'requests',
+      message: `the handler kept more than ${MAX_PENDING} timers and capability calls waiting; its isolate was disposed`,
+    };
+  }
+  if (entry?.reason === 'leftover') {
+    return {
+      kind: 'cpu',
+      message:
+        'work a handler left running after its call ended used more CPU than allowed; the isolate was disposed',
+    };
+  }
   if (entry?.reason === 'cpu') {
     return {
       kind: 'cpu',
@@ -232,7 +398,7 @@ function failure(entry, error) {
   return { kind: 'error', name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) };
 }
 
-async function runCall(message) {
+async function runCall(message, retried = false) {
   const { callId, versionId } = message;
   if (message.script !== undefined && !versions.has(versionId)) {
     versions.set(versionId, { script: message.script, cachedData: undefined, cacheWarm: false });
@@ -247,31 +413,40 @@ async function runCall(message) {
     return;
   }
   let entry;
+  let call;
+  let retry = false;
   try {
     entry = await entryFor(versionId);
-    calls.set(callId, {
+    call = {
       entry,
       versionId,
-      cpuStart: entry.isolate.cpuTime,
+      timers: new Set(),
+      logLines: 0,
+      cpuStart: undefined,
       cpuLimitNs: BigInt(Math.round(message.cpuLimitMs * 1e6)),
-    });
+    };
+    calls.set(callId, call);
     const value = await entry.run.apply(undefined, [callId, message.request], {
       arguments: { copy: true },
       result: { promise: true, copy: true },
     });
     send({ type: 'result', callId, ok: true, value });
-    if (!message.ephemeral && cacheIsCold(versionId)) warmCaches(versionId, entry).catch(() => {});
+    if (!message.ephemeral && cacheIsCold(versionId)) warmCachesOnce(versionId, entry).catch(() => {});
   } catch (error) {
     if (entry?.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');
-    send({ type: 'result', callId, ok: false, error: failure(entry, error) });
+    // Queued behind work an earlier call left running, this call's code never started: it runs
+    // again in a fresh isolate, so the next call after such abuse answers normally.
+    retry = !retried && entry?.reason === 'leftover' && call?.cpuStart === undefined;
+    if (!retry) send({ type: 'result', callId, ok: false, error: failure(entry, error) });
   } finally {
     release(callId);
     // A version loaded only to read its definition (install, the gate) is not kept.
-    if (message.ephemeral) {
+    if (message.ephemeral && !retry) {
       versions.delete(versionId);
       if (entry !== undefined) dispose(versionId, entry, 'ephemeral');
     }
   }
+  if (retry) await runCall(message, true);
 }
 
 // A call ends here when its handler settles.
@@ -279,10 +454,20 @@ function release(callId) {
   const call = calls.get(callId);
   if (call === undefined) return;
   calls.delete(callId);
-  if (call.abandoned) return;
-  call.entry.lastUsed = Date.now();
-  // The last live call of an isolate that still runs abandoned handlers takes it down with it.
-  if (inUse(call.entry) && !inUse(call.entry, true)) dispose(call.versionId, call.entry, 'timeout');
+  const { entry } = call;
+  clearTimers(call);
+  entry.ended.add(callId);
+  if (entry.ended.size > ENDED_CALLS_KEPT) entry.ended.delete(entry.ended.values().next().value);
+  if (!call.abandoned) {
+    entry.lastUsed = Date.now();
+    // The last live call of an isolate that still runs abandoned handlers takes it down with it.
+    if (inUse(entry) && !inUse(entry, true)) dispose(call.versionId, entry, 'timeout');
+  }
+  // No call's code runs in the isolate any more: whatever it does from now on is leftover work.
+  let running = false;
+  for (const other of calls.values())
+    if (other.entry === entry && other.cpuStart !== undefined) running = true;
+  if (!running && entry.idleCpuStart === undefined) entry.idleCpuStart = cpuTimeOf(entry);
 }
 
 // The host's wall-clock budget ran out: the call has already failed there. Its handler may still
@@ -292,26 +477,26 @@ function abandon(callId) {
   const call = calls.get(callId);
   if (call === undefined || call.abandoned) return;
   call.abandoned = true;
+  clearTimers(call);
   if (!inUse(call.entry, true)) dispose(call.versionId, call.entry, 'timeout');
 }
 
-const live = (callId) => {
-  const call = calls.get(callId);
-  return call !== undefined && !call.abandoned;
-};
-
 // The CPU watchdog: `timeout` options only bound synchronous runs, so a loop that starts after an
-// `await` is caught here, from the isolate's own CPU clock.
+// `await` is caught here, from the isolate's own CPU clock. A call's CPU counts against its own
+// budget; CPU an isolate uses while none of its calls runs (timers, promise chains or loops a
+// handler left behind) counts against the small leftover budget, and past it the isolate goes.
 setInterval(() => {
   for (const call of calls.values()) {
-    if (call.entry.disposed) continue;
-    let used;
-    try {
-      used = call.entry.isolate.cpuTime - call.cpuStart;
-    } catch {
-      continue;
+    if (call.entry.disposed || call.cpuStart === undefined) continue;
+    if (cpuTimeOf(call.entry) - call.cpuStart > call.cpuLimitNs) dispose(call.versionId, call.entry, 'cpu');
+  }
+  for (const [versionId, entry] of ready) {
+    if (entry.disposed || entry.idleCpuStart === undefined) continue;
+    const used = cpuTimeOf(entry) - entry.idleCpuStart;
+    if (used > leftoverCpuNs + entry.idleAllowanceNs) {
+      send({ type: 'leftover', versionId, cpuMs: Number(used / 1_000_000n) });
+      dispose(versionId, entry, 'leftover');
     }
-    if (used > call.cpuLimitNs) dispose(call.versionId, call.entry, 'cpu');
   }
 }, WATCHDOG_INTERVAL_MS).unref();
 
@@ -322,6 +507,7 @@ process.on('message', (message) => {
       memoryLimitMb = message.memoryLimitMb;
       maxIsolates = message.maxIsolates;
       idleMs = message.idleMs;
+      leftoverCpuNs = BigInt(Math.round(message.leftoverCpuMs * 1e6));
       setInterval(evictIdle, Math.max(10, Math.min(idleMs / 4, 30_000))).unref();
       send({ type: 'ready' });
       break;

@@ -1,6 +1,8 @@
+import type { EgressFetch } from '@platform/sdk/server';
 import type { Logger } from 'pino';
+import type { LogBudgets } from './capabilities/logBudget.js';
 import type { Db } from './db/Db.js';
-import type { HostFetch } from './egress/HostFetch.js';
+import type { RegistryFolder } from './registry/registryFolder.js';
 import type { Runtime } from './runtime/Runtime.js';
 import type { SecretBox } from './secrets/SecretBox.js';
 
@@ -17,6 +19,14 @@ export interface HostLimits {
   readonly ratePerUser: number;
   /** Action calls per account per minute. */
   readonly ratePerAccount: number;
+  /** Partner log per call: UTF-8 bytes of the redacted lines (message + fields JSON), and lines. */
+  readonly logBytesPerCall: number;
+  readonly logLinesPerCall: number;
+  /** Partner log per integration per fixed minute, in one host process. */
+  readonly logBytesPerMinute: number;
+  readonly logLinesPerMinute: number;
+  /** One partner log line; a longer message is cut with a marker, larger fields are dropped. */
+  readonly logLineBytes: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -29,6 +39,11 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxRedirects: 5,
   ratePerUser: 1200,
   ratePerAccount: 5000,
+  logBytesPerCall: 64 * 1024,
+  logLinesPerCall: 200,
+  logBytesPerMinute: 1024 * 1024,
+  logLinesPerMinute: 2000,
+  logLineBytes: 8 * 1024,
 };
 
 /** Everything the routes need; one per host process. */
@@ -36,13 +51,17 @@ export interface HostServices {
   readonly db: Db;
   readonly runtime: Runtime;
   readonly secretBox: SecretBox;
-  readonly fetch: HostFetch;
+  readonly fetch: EgressFetch;
   readonly logger: Logger;
   readonly limits: HostLimits;
+  /** The partner log budgets (per call, and per integration per minute in this process). */
+  readonly logBudgets: LogBudgets;
   /**
    * The host's public origin (`https://host.example`), used for OAuth redirect URIs and the
    * Origin check. Undefined: taken from each request's URL (local use).
    */
   readonly publicOrigin: string | undefined;
   readonly now: () => Date;
+  /** The package tarballs served under `/registry/` (none when undefined). */
+  readonly registry?: RegistryFolder | undefined;
 }

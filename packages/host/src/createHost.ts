@@ -1,19 +1,22 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createEgressFetch, type EgressFetchOptions } from '@platform/sdk/server';
 import type { Hono } from 'hono';
 import pino, { type Logger } from 'pino';
+import { createLogBudgets } from './capabilities/logBudget.js';
 import { createHostApp } from './createHostApp.js';
 import type { Db } from './db/Db.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/openDb.js';
-import { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 import { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
+import { openRegistryFolder } from './registry/registryFolder.js';
 import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 import { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
-import type { Runtime } from './runtime/Runtime.js';
+import type { Runtime, RuntimeReport } from './runtime/Runtime.js';
 import { createSecretBox, loadSecretKey } from './secrets/SecretBox.js';
+import { securityEvent } from './security/securityEvent.js';
 
 export interface CreateHostOptions {
   /** PGlite data and the generated secret key live here; omitted: PGlite in memory and a random key. */
@@ -28,7 +31,12 @@ export interface CreateHostOptions {
   readonly runtime?: Runtime | RuntimeKind;
   readonly limits?: Partial<HostLimits>;
   readonly publicOrigin?: string | undefined;
-  readonly egress?: HostFetchOptions;
+  /**
+   * The folder of package tarballs served under `/registry/`. Default: `PLATFORM_REGISTRY_DIR`
+   * (of `env`, then of the process), else `<dataDir>/registry`; none in memory.
+   */
+  readonly registryDir?: string | undefined;
+  readonly egress?: EgressFetchOptions;
   readonly env?: Record<string, string | undefined>;
   readonly now?: () => Date;
   /** The job worker and scheduler of this instance (started by `host.events.start()`). */
@@ -70,6 +78,8 @@ export interface Host {
 export async function createHost(options: CreateHostOptions = {}): Promise<Host> {
   const logger =
     options.logger ?? pino({ level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  // Read before anything is opened: a malformed variable fails at once.
+  const limits: HostLimits = { ...DEFAULT_LIMITS, ...logLimitsFromEnv(options), ...options.limits };
   if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
   const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
@@ -77,8 +87,8 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     const secretBox = createSecretBox(
       await loadSecretKey({ env: options.env ?? {}, dataDir: options.dataDir }),
     );
-    const limits = { ...DEFAULT_LIMITS, ...options.limits };
-    const fetch = createHostFetch({ timeoutMs: limits.fetchTimeoutMs, ...options.egress });
+    const now = options.now ?? (() => new Date());
+    const fetch = createEgressFetch({ timeoutMs: limits.fetchTimeoutMs, ...options.egress });
     const runtime = selectRuntime(options, logger);
     const services: HostServices = {
       db,
@@ -88,7 +98,20 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       logger,
       limits,
       publicOrigin: options.publicOrigin,
-      now: options.now ?? (() => new Date()),
+      now,
+      registry: openRegistryFolder(registryDirOf(options), {
+        onSkip: (file, reason) => logger.warn({ file }, `registry: ${file} is left out: ${reason}`),
+      }),
+      logBudgets: createLogBudgets(
+        {
+          bytesPerCall: limits.logBytesPerCall,
+          linesPerCall: limits.logLinesPerCall,
+          bytesPerMinute: limits.logBytesPerMinute,
+          linesPerMinute: limits.logLinesPerMinute,
+          lineBytes: limits.logLineBytes,
+        },
+        () => now().getTime(),
+      ),
     };
     const worker = createJobWorker(services, options.events?.worker);
     const scheduler = createScheduler(services, options.events?.scheduler);
@@ -122,6 +145,14 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
   }
 }
 
+/** Where the registry's tarballs are: the option, `PLATFORM_REGISTRY_DIR`, else `<dataDir>/registry`. */
+export function registryDirOf(options: CreateHostOptions): string | undefined {
+  const variable = options.env?.PLATFORM_REGISTRY_DIR ?? process.env.PLATFORM_REGISTRY_DIR;
+  if (options.registryDir !== undefined) return resolve(options.registryDir);
+  if (variable !== undefined && variable !== '') return resolve(variable);
+  return options.dataDir === undefined ? undefined : resolve(options.dataDir, 'registry');
+}
+
 function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
   if (typeof options.runtime === 'object') return options.runtime;
   const variable = (name: string) => options.env?.[name] ?? process.env[name];
@@ -136,12 +167,15 @@ function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
       'PLATFORM_ISOLATES_PER_RUNNER',
       variable('PLATFORM_ISOLATES_PER_RUNNER'),
     );
+    const leftoverCpuMs = positiveInteger('PLATFORM_LEFTOVER_CPU_MS', variable('PLATFORM_LEFTOVER_CPU_MS'));
     logger.info('runtime: isolated (partner code runs in V8 isolates in runner processes)');
     return createIsolatedRuntime({
       ...(runners === undefined ? {} : { runners }),
       ...(memoryLimitMb === undefined ? {} : { memoryLimitMb }),
       ...(maxIsolatesPerRunner === undefined ? {} : { maxIsolatesPerRunner }),
+      ...(leftoverCpuMs === undefined ? {} : { leftoverCpuMs }),
       onWarning: (message) => logger.warn(message),
+      onReport: (report) => logRuntimeReport(logger, report),
     });
   }
   if (kind !== 'in-process') {
@@ -151,6 +185,33 @@ function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
     ...(options.dataDir === undefined ? {} : { bundleDir: join(options.dataDir, 'bundles') }),
     onWarning: (message) => logger.warn(message),
   });
+}
+
+/** A refused borrowing is a security event; leftover work a warning about the integration. */
+function logRuntimeReport(logger: Logger, report: RuntimeReport): void {
+  const fields = { integration: report.integration, version: report.version, runner: report.runner };
+  if (report.kind === 'capability_borrowing') {
+    securityEvent(logger, 'capability_borrowing', fields, report.message);
+  } else {
+    logger.warn({ ...fields, kind: report.kind }, report.message);
+  }
+}
+
+/** The partner log limits set by variables (of `env`, then of the process); `options.limits` wins over them. */
+function logLimitsFromEnv(options: CreateHostOptions): Partial<HostLimits> {
+  const variables = {
+    logBytesPerCall: 'PLATFORM_LOG_BYTES_PER_CALL',
+    logLinesPerCall: 'PLATFORM_LOG_LINES_PER_CALL',
+    logBytesPerMinute: 'PLATFORM_LOG_BYTES_PER_MINUTE',
+    logLinesPerMinute: 'PLATFORM_LOG_LINES_PER_MINUTE',
+    logLineBytes: 'PLATFORM_LOG_LINE_BYTES',
+  } as const;
+  const limits: Partial<Record<keyof typeof variables, number>> = {};
+  for (const [limit, name] of Object.entries(variables) as [keyof typeof variables, string][]) {
+    const value = positiveInteger(name, options.env?.[name] ?? process.env[name]);
+    if (value !== undefined) limits[limit] = value;
+  }
+  return limits;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {

@@ -2,6 +2,7 @@ import { redactUrl } from '@platform/sdk/runtime';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { HostServices } from './HostServices.js';
+import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
@@ -48,6 +49,8 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', oauthRoutes(services));
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
+  if (services.registry)
+    app.route('/', registryRoutes({ folder: services.registry, publicOrigin: services.publicOrigin }));
 
   app.notFound((c) =>
     errorResponse(c, 404, 'invalid_request', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),

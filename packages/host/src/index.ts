@@ -10,14 +10,22 @@ export { createHostApp } from './createHostApp.js';
 export type { Db, Queryable, QueryResult } from './db/Db.js';
 export { migrate } from './db/migrate.js';
 export { openDb } from './db/openDb.js';
-export { createHostFetch, type HostFetchOptions } from './egress/createHostFetch.js';
-export type { HostFetch } from './egress/HostFetch.js';
 export { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 export { type JobLogEntry, listJobs } from './events/jobs.js';
 export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
 export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
+export {
+  type PackResult,
+  packWorkspace,
+  WORKSPACE_PACKAGES,
+  type WorkspacePackage,
+  workspacePackages,
+  workspaceRoot,
+} from './registry/packWorkspace.js';
+export { openRegistryFolder, type RegistryEntry, type RegistryFolder } from './registry/registryFolder.js';
+export { REGISTRY_PATH, type RegistryRoutesOptions, registryRoutes } from './registry/registryRoutes.js';
 export type { RunnerStats } from './runtime/_runnerProcess.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 export {
@@ -26,6 +34,6 @@ export {
   type IsolatedRuntimeOptions,
 } from './runtime/createIsolatedRuntime.js';
 export { type IsolatedVmLine, isolatedVmLineFor } from './runtime/isolatedVm.js';
-export type { Runtime, RuntimeCall, RuntimeVersion } from './runtime/Runtime.js';
+export type { Runtime, RuntimeCall, RuntimeReport, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';

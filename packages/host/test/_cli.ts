@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -101,12 +102,24 @@ export function startServe(
   });
 }
 
+// One shell word of a printed line: '...' literal, "..." with `$(cat FILE)` read, or bare.
+const WORD = /'([^']*)'|"((?:[^"\\$]|\$\((?:[^)'"]|'[^']*')*\))*)"|(\S+)/g;
+const CAT = /\$\(cat (?:'([^']*)'|(\S+?))\)/g;
+
 /**
- * The request a printed `curl` line makes, for `fetch`: `curl -sS [-X M] 'URL' [-H 'k: v']... [-d 'BODY']`.
+ * The request a printed `curl` line makes, for `fetch`:
+ * `curl -sS [-X M] "URL" [-H "k: v"]... [-d 'BODY']`, where a double-quoted word may read a file
+ * with `$(cat FILE)` (relative to `cwd`, as the shell would in the folder the line was printed for).
  * Anything else in the line fails the parse, so the line must stay pasteable as printed.
  */
-export function parseCurl(line: string): { url: string; init: RequestInit } {
-  const words = [...line.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+export function parseCurl(line: string, cwd: string = REPO_ROOT): { url: string; init: RequestInit } {
+  const expand = (text: string) =>
+    text.replace(CAT, (_, quoted: string | undefined, bare: string | undefined) =>
+      readFileSync(resolve(cwd, quoted ?? bare ?? ''), 'utf8').replace(/\n$/, ''),
+    );
+  const words = [...line.matchAll(WORD)].map((match) =>
+    match[1] !== undefined ? match[1] : match[2] !== undefined ? expand(match[2]) : match[3]!,
+  );
   if (words.shift() !== 'curl') throw new Error(`not a curl line: ${line}`);
   let url: string | undefined;
   let method = 'GET';
@@ -129,9 +142,22 @@ export function parseCurl(line: string): { url: string; init: RequestInit } {
 }
 
 /** Performs the request of a printed `curl` line. */
-export function fetchCurl(line: string): Promise<Response> {
-  const { url, init } = parseCurl(line);
+export function fetchCurl(line: string, cwd?: string): Promise<Response> {
+  const { url, init } = parseCurl(line, cwd);
   return fetch(url, init);
+}
+
+/** Runs a printed `curl` line as pasted, with `sh` in `cwd`: its stdout (the response body). */
+export function shellCurl(line: string, cwd: string = REPO_ROOT): Promise<BinResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn('sh', ['-c', line], { cwd, env: childEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+  });
 }
 
 /** A temporary folder for one test, removed by `cleanup`. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type CreateHostOptions, createHost, type Host, installProject } from '@platform/host';
 import pino, { type Logger } from 'pino';
-import { upsertActivation } from '../src/store/integrations.js';
+import { type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -82,21 +82,11 @@ export async function startTestHost(
   await addMembership(host.db, account.id, user.id, 'owner');
   const { token } = await createToken(host.db, { userId: user.id, kind: 'token', name: 'test' });
   for (const project of options.projects ?? ['notes']) {
-    const { versions } = await installProject({
-      db: host.db,
-      runtime: host.services.runtime,
-      projectDir: `${FIXTURES}${project}`,
-    });
-    if (options.activate !== false) {
-      for (const version of versions) {
-        await upsertActivation(host.db, {
-          slug: version.slug,
-          accountId: account.id,
-          userId: user.id,
-          data: null,
-        });
-      }
-    }
+    await installFixture(
+      host,
+      project,
+      options.activate === false ? undefined : { accountId: account.id, userId: user.id },
+    );
   }
   const request =
     (bearer: string) =>
@@ -128,6 +118,25 @@ export async function startTestHost(
       };
     },
   };
+}
+
+/** Installs a fixture project on a host and, given an account, activates its integrations there. */
+export async function installFixture(
+  host: Pick<Host, 'db' | 'services'>,
+  project: string,
+  activateFor?: { readonly accountId: string; readonly userId: string },
+): Promise<InstalledVersion[]> {
+  const { versions } = await installProject({
+    db: host.db,
+    runtime: host.services.runtime,
+    projectDir: `${FIXTURES}${project}`,
+  });
+  if (activateFor !== undefined) {
+    for (const version of versions) {
+      await upsertActivation(host.db, { slug: version.slug, ...activateFor, data: null });
+    }
+  }
+  return versions;
 }
 
 /** A fresh schema on the real PostgreSQL server for one test file, and its cleanup. */

@@ -13,7 +13,8 @@ const action = (name: string, accountId = host.accountId) =>
 beforeAll(async () => {
   host = await startTestHost({
     logger: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }),
-    limits: { actionTimeoutMs: 300 },
+    // Long enough for a cold isolate on a loaded machine; the time-limit test waits past it.
+    limits: { actionTimeoutMs: 5000 },
   });
 });
 afterAll(() => host.close());
@@ -182,13 +183,13 @@ describe('actions route: the spec rules', () => {
   });
 
   it('ends a handler past its time limit with handler_error and drops its late writes', async () => {
-    const response = await host.call(action('slow'), { json: { ms: 800 } });
+    const response = await host.call(action('slow'), { json: { ms: 6000 } });
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({
       ok: false,
       error: { code: 'handler_error', message: 'Action failed.' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     const settings = await readStorage(
       host.db,
       { slug: 'test-notes', accountId: host.accountId, scope: 'account', userId: '' },

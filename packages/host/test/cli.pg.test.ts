@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,15 +8,16 @@ import type { CliError } from '../src/cli/CliError.js';
 import { type RunningServer, serve } from '../src/cli/serve.js';
 import { childEnv, fetchCurl, REPO_ROOT, runBin, startServe, tempDir } from './_cli.js';
 import { FIXTURES, pgSchema } from './_host.js';
+import { testDatabase } from './_postgres.js';
 
-const url = process.env.PLATFORM_TEST_DATABASE_URL;
+const { url, skipped } = testDatabase();
 const silent = pino({ level: 'silent' });
 const EXAMPLES = join(REPO_ROOT, 'examples');
 // Instances sharing one database must share the key that encrypts secrets.
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 describe.skipIf(!url)(
-  `platform-host on PostgreSQL${url ? '' : ' (skipped: set PLATFORM_TEST_DATABASE_URL to run)'}`,
+  `platform-host on PostgreSQL${url ? '' : ` (skipped: ${skipped})`}`,
   { timeout: 120_000 },
   () => {
     let schema: Awaited<ReturnType<typeof pgSchema>>;
@@ -37,6 +39,9 @@ describe.skipIf(!url)(
       const first = await startServe(['--port', '0', '--data', data, '--examples', EXAMPLES], env);
       try {
         expect(first.banner).toContain('database: PostgreSQL (DATABASE_URL)');
+        expect(first.banner).toContain(
+          `password in ${join(data, 'demo-password')} (generated on this first start)`,
+        );
         expect(await (await fetchCurl(first.curl)).json()).toMatchObject({
           ok: true,
           data: { title: 'Hello from curl' },
@@ -44,14 +49,19 @@ describe.skipIf(!url)(
         // PostgreSQL serves many processes: no PGlite and no lock in the data folder, only the demo token.
         expect(existsSync(join(data, 'db'))).toBe(false);
         expect(existsSync(join(data, 'host.lock'))).toBe(false);
-        expect(existsSync(join(data, 'demo-token'))).toBe(true);
+        // The demo's files live in the data folder with PostgreSQL too (created if missing).
+        for (const file of ['demo-token', 'demo-account', 'demo-password']) {
+          expect((await stat(join(data, file))).mode & 0o777).toBe(0o600);
+        }
+        expect(first.curl).toContain(`"Authorization: Bearer $(cat ${join(data, 'demo-token')})"`);
+        expect(first.output()).not.toContain(readFileSync(join(data, 'demo-token'), 'utf8').trim());
       } finally {
         expect((await first.stop('SIGTERM')).code).toBe(0);
       }
       const again = await startServe(['--port', '0', '--data', data, '--examples', EXAMPLES], env);
       try {
-        expect(again.banner).not.toContain('password: ');
-        expect(again.curl.match(/Bearer (\S+)'/)?.[1]).toBe(first.curl.match(/Bearer (\S+)'/)?.[1]);
+        expect(again.banner).not.toContain('generated on this first start');
+        expect(again.banner).toContain(`password in ${join(data, 'demo-password')}\n`);
         expect((await (await fetchCurl(again.curl)).json()).ok).toBe(true);
       } finally {
         expect((await again.stop('SIGTERM')).code).toBe(0);
@@ -78,6 +88,8 @@ describe.skipIf(!url)(
         userId: a.demo.userId,
         accountId: a.demo.accountId,
       });
+      // Its folder never saw the first start's password: the banner says where that went.
+      expect(b.demo.passwordFile).toBeUndefined();
       expect(b.examples[0]).toMatchObject({
         installed: false,
         integrations: [{ slug: 'acme-notes', version: 1 }],

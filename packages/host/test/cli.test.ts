@@ -1,4 +1,5 @@
-import { cp, mkdir, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHost } from '@platform/host';
 import pino from 'pino';
@@ -20,7 +21,8 @@ import { installIntegrations } from '../src/cli/install.js';
 import { migrateDatabase } from '../src/cli/migrate.js';
 import { runCli } from '../src/cli/runCli.js';
 import { type RunningServer, serve } from '../src/cli/serve.js';
-import { childEnv, fetchCurl, parseCurl, REPO_ROOT, runBin, startServe, tempDir } from './_cli.js';
+import { serveBanner } from '../src/cli/serveCommand.js';
+import { childEnv, fetchCurl, parseCurl, REPO_ROOT, runBin, shellCurl, startServe, tempDir } from './_cli.js';
 import { FIXTURES } from './_host.js';
 
 const silent = pino({ level: 'silent' });
@@ -175,9 +177,9 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
     const noAccount = await rejection(
       adminAddMember({ ...data, account: 'globex', email: 'ada@example.test', role: 'owner' }),
     );
-    expect(noAccount).toMatchObject({ code: 'not_found', message: 'No account "globex".' });
+    expect(noAccount).toMatchObject({ code: 'not_found', message: 'No account "globex" (by id or slug).' });
     expect(noAccount.hint).toBe(
-      'Create it with `platform-host admin account create --slug globex --name <name>`.',
+      'Check the id or slug, or create it with `platform-host admin account create --slug globex --name <name>`.',
     );
     const noUser = await rejection(
       adminAddMember({ ...data, account: 'acme', email: 'bob@example.test', role: 'owner' }),
@@ -396,7 +398,30 @@ describe('serve in process', { timeout: 60_000 }, () => {
         installed: true,
       },
     ]);
-    expect((await stat(running.demo.tokenFile)).mode & 0o777).toBe(0o600);
+    const demo = running.demo;
+    for (const file of [demo.tokenFile, demo.accountFile, demo.passwordFile!]) {
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+    }
+    expect(await readFile(demo.passwordFile!, 'utf8')).toBe(`${demo.password}\n`);
+    expect(await readFile(demo.accountFile, 'utf8')).toBe(`${demo.accountId}\n`);
+    // The printed line reads the token and the account id from their files.
+    expect(running.tryIt.curl).toBe(
+      `curl -sS -X POST "${running.url}/api/integrations/acme-notes/actions/add-note?accountId=$(cat ${demo.accountFile})" -H "Authorization: Bearer $(cat ${demo.tokenFile})" -H 'Content-Type: application/json' -d '{"title":"Hello from curl"}'`,
+    );
+    const banner = serveBanner(running, root.path);
+    for (const value of [demo.token, demo.accountId, demo.password!]) expect(banner).not.toContain(value);
+    expect(banner).toContain('password in serve-data/demo-password (generated on this first start)');
+    expect(banner).toContain('Demo account: demo  (id in serve-data/demo-account)');
+    expect(banner).toContain('Demo token:   in serve-data/demo-token  (mode 0600)');
+    expect(banner).toContain('Try it from this directory (acme-notes add-note');
+    // As pasted, with the paths relative to the directory the banner was printed for.
+    const line = banner
+      .split('\n')
+      .find((text) => text.trim().startsWith('curl '))!
+      .trim();
+    expect(line).toContain('"Authorization: Bearer $(cat serve-data/demo-token)"');
+    const pasted = await shellCurl(line, root.path);
+    expect(JSON.parse(pasted.stdout)).toMatchObject({ ok: true, data: { title: 'Hello from curl' } });
     const { url, init } = parseCurl(running.tryIt.curl);
     const first = await fetch(url, init);
     expect(first.status).toBe(200);
@@ -413,9 +438,17 @@ describe('serve in process', { timeout: 60_000 }, () => {
     // Pretend the live version was built from older sources.
     await running.host.db.query("UPDATE versions SET bundle = bundle || '\n// older build'");
     await running.close();
+    // Files left readable by others (an older host, a copy) are narrowed again at the next start.
+    for (const file of [demo.tokenFile, demo.accountFile, demo.passwordFile!]) await chmod(file, 0o644);
 
     running = await serve({ dataDir, port: 0, examplesDir: EXAMPLES, logger: silent });
     expect(running.demo).toMatchObject({ created: false, password: undefined, token, tokenReissued: false });
+    for (const file of [demo.tokenFile, demo.accountFile, demo.passwordFile!]) {
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+    }
+    expect(serveBanner(running, root.path)).toContain(
+      'Demo user:    demo@platform.local  password in serve-data/demo-password\n',
+    );
     expect(running.examples[0]).toMatchObject({
       integrations: [{ slug: 'acme-notes', version: 2, firstInstall: false }],
       installed: true,
@@ -548,8 +581,8 @@ describe('the platform-host bin', { timeout: 60_000 }, () => {
       ok: false,
       error: {
         code: 'not_found',
-        message: 'No account "globex".',
-        hint: 'Create it with `platform-host admin account create --slug globex --name <name>`.',
+        message: 'No account "globex" (by id or slug).',
+        hint: 'Check the id or slug, or create it with `platform-host admin account create --slug globex --name <name>`.',
       },
     });
 
@@ -575,22 +608,31 @@ describe('the platform-host bin', { timeout: 60_000 }, () => {
     expect(secret.stdout + secret.stderr).not.toContain('sk-very-secret');
   }, 60_000);
 
-  it('serves: the printed curl works, SIGTERM exits 0 in time, a restart re-seeds nothing', async () => {
+  it('serves: the printed curl works as pasted, SIGTERM exits 0 in time, a restart re-seeds nothing', async () => {
     const data = await dataFolder('bin-serve');
-    const server = await startServe(
-      ['--port', '0', '--data', data, '--examples', EXAMPLES],
-      childEnv({ LOG_LEVEL: 'warn' }),
-    );
+    // Info level: every request line is in the output, which must hold no credential.
+    const server = await startServe(['--port', '0', '--data', data, '--examples', EXAMPLES], childEnv());
     let stopped = false;
+    const token = () => readFileSync(join(data, 'demo-token'), 'utf8').trim();
+    const accountId = readFileSync(join(data, 'demo-account'), 'utf8').trim();
+    const password = readFileSync(join(data, 'demo-password'), 'utf8').trim();
+    const firstToken = token();
     try {
       expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(server.banner).toContain('password: ');
-      const { url, init } = parseCurl(server.curl);
-      expect(url).toMatch(
-        new RegExp(`^${server.baseUrl}/api/integrations/acme-notes/actions/add-note\\?accountId=`),
+      expect(server.banner).toContain(
+        `password in ${join(data, 'demo-password')} (generated on this first start)`,
       );
-      const response = await fetch(url, init);
-      expect(await response.json()).toMatchObject({ ok: true, data: { title: 'Hello from curl' } });
+      expect(server.curl).toBe(
+        `curl -sS -X POST "${server.baseUrl}/api/integrations/acme-notes/actions/add-note?accountId=$(cat ${join(data, 'demo-account')})" -H "Authorization: Bearer $(cat ${join(data, 'demo-token')})" -H 'Content-Type: application/json' -d '{"title":"Hello from curl"}'`,
+      );
+      const pasted = await shellCurl(server.curl);
+      expect(JSON.parse(pasted.stdout)).toMatchObject({ ok: true, data: { title: 'Hello from curl' } });
+      // Query strings that carry codes and states are logged as `?...` too.
+      const callback = await fetch(
+        `${server.baseUrl}/api/integrations/acme-notes/oauth/callback?code=c0de-never-logged&state=st4te-never-logged`,
+        { redirect: 'manual' },
+      );
+      expect(callback.status).toBe(302);
       const exit = await server.stop('SIGTERM');
       stopped = true;
       expect(exit).toMatchObject({ code: 0, signal: null });
@@ -598,20 +640,31 @@ describe('the platform-host bin', { timeout: 60_000 }, () => {
     } finally {
       if (!stopped) await server.stop('SIGKILL');
     }
+    const output = server.output();
+    expect(output).toContain('"msg":"request"');
+    expect(output).toContain('/actions/add-note?...');
+    expect(output).toContain('"kind":"oauth_state"');
+    for (const value of [firstToken, accountId, password, 'c0de-never-logged', 'st4te-never-logged']) {
+      expect(output).not.toContain(value);
+    }
+    expect(output).not.toMatch(/accountId=[^$?&\s"]/);
+    expect(output).not.toMatch(/Bearer [^$\s]/);
 
     const again = await startServe(
       ['--port', '0', '--data', data, '--examples', EXAMPLES],
       childEnv({ LOG_LEVEL: 'warn' }),
     );
     try {
-      expect(again.banner).not.toContain('password: ');
-      expect(again.curl.match(/Bearer (\S+)'/)?.[1]).toBe(server.curl.match(/Bearer (\S+)'/)?.[1]);
+      expect(again.banner).toContain(`password in ${join(data, 'demo-password')}\n`);
+      expect(again.banner).not.toContain('generated on this first start');
+      expect(token()).toBe(firstToken);
       expect(again.banner).toContain('acme-notes@1\n');
       const response = await fetchCurl(again.curl);
       expect((await response.json()).ok).toBe(true);
     } finally {
       expect((await again.stop('SIGINT')).code).toBe(0);
     }
+    expect(again.output()).not.toContain(firstToken);
     expect(await count(data, 'users')).toBe(1);
     expect(await count(data, 'versions')).toBe(1);
     expect(await count(data, 'sessions')).toBe(1);

@@ -5,11 +5,12 @@ import { createHost, type Host } from '@platform/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, type ServeProcess, startServe } from './_cli.js';
 import { partnerLog, runSuitesOnPostgres, startTestHost, type TestHost } from './_host.js';
+import { testDatabase } from './_postgres.js';
 
 // Several host instances on one PostgreSQL database: the webhook and scheduler suites again, then
 // two in-process instances driven by one injectable clock, then a `platform-host serve` process
 // killed with SIGKILL during a burst.
-const baseUrl = process.env.PLATFORM_TEST_DATABASE_URL;
+const { url: baseUrl, skipped } = testDatabase();
 const SLUG = 'test-events-load';
 // Runs of the load fixture's handlers ("<accountId>:<target>" -> count), from their `processed` log lines.
 const log = partnerLog();
@@ -129,7 +130,7 @@ if (baseUrl) {
       survivor = await startTestHost({
         logger: log.logger,
         projects: ['events-load'],
-        events: { worker: { leaseMs: 1000, pollMs: 20, concurrency: 16, perIntegration: 16 } },
+        events: { worker: { leaseMs: 5000, pollMs: 20, concurrency: 16, perIntegration: 16 } },
       });
       const { rows } = await survivor.db.query('SELECT current_schema() AS schema');
       const url = new URL(baseUrl);
@@ -139,7 +140,7 @@ if (baseUrl) {
         ['--port', '0', '--data', dataDir, '--no-examples'],
         childEnv({
           DATABASE_URL: url.toString(),
-          PLATFORM_JOB_LEASE_MS: '1000',
+          PLATFORM_JOB_LEASE_MS: '5000',
           PLATFORM_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
         }),
       );
@@ -238,7 +239,7 @@ if (baseUrl) {
     });
   });
 } else {
-  describe('host events on PostgreSQL (skipped: set PLATFORM_TEST_DATABASE_URL to a PostgreSQL database, as .ci/run does)', () => {
+  describe(`host events on PostgreSQL (skipped: ${skipped})`, () => {
     it.skip('webhook and scheduler suites, two instances, a killed instance', () => {});
   });
 }

@@ -34,7 +34,8 @@ describe('sign-in and sessions', () => {
       `/api/integrations/test-notes/actions/list-notes?accountId=${host.accountId}`,
       {
         method: 'POST',
-        headers: { cookie: session, 'content-type': 'application/json' },
+        // What a browser sends from the host's own page (app.request() serves http://localhost).
+        headers: { cookie: session, 'content-type': 'application/json', origin: 'http://localhost' },
         body: '{}',
       },
     );
@@ -44,7 +45,10 @@ describe('sign-in and sessions', () => {
       ok: true,
       data: { user: { id: host.userId }, accounts: [{ id: host.accountId, role: 'owner' }] },
     });
-    await host.app.request('/api/platform/sign-out', { method: 'POST', headers: { cookie: session } });
+    await host.app.request('/api/platform/sign-out', {
+      method: 'POST',
+      headers: { cookie: session, 'sec-fetch-site': 'same-origin' },
+    });
     expect((await host.app.request('/api/platform/me', { headers: { cookie: session } })).status).toBe(401);
   });
 

@@ -1,8 +1,9 @@
 import { describe, it } from 'vitest';
 import { runSuitesOnPostgres } from './_host.js';
+import { testDatabase } from './_postgres.js';
 
 // The PGlite route suites, run again on the real PostgreSQL server: every rule on both engines.
-const baseUrl = process.env.PLATFORM_TEST_DATABASE_URL;
+const { url: baseUrl, skipped } = testDatabase();
 
 if (baseUrl) {
   runSuitesOnPostgres(baseUrl);
@@ -10,8 +11,11 @@ if (baseUrl) {
   await import('./storageRoute.test.js');
   await import('./activation.test.js');
   await import('./platform.test.js');
+  await import('./accountRef.test.js');
+  // The isolated runtime's escape and resource suites, behind the real actions route.
+  await import('./isolatedRuntime.test.js');
 } else {
-  describe('route suites on PostgreSQL (skipped: set PLATFORM_TEST_DATABASE_URL to a PostgreSQL database, as .ci/run does)', () => {
-    it.skip('actions, storage, activation and platform routes', () => {});
+  describe(`route suites on PostgreSQL (skipped: ${skipped})`, () => {
+    it.skip('actions, storage, activation, platform and account-reference routes; isolated runtime escape and resource suites', () => {});
   });
 }

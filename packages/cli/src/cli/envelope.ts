@@ -2,7 +2,15 @@ import type { CliError, CliErrorBody } from './CliError.js';
 
 /** What a command returns: its data, or a failure (which may still carry the data it produced, such as findings). */
 export type CommandResult<T> =
-  | { readonly ok: true; readonly data: T }
+  | {
+      readonly ok: true;
+      readonly data: T;
+      /**
+       * A long-running command (`dev`) resolves once it is ready: its data is printed then, and the
+       * process stays until this settles (resolved: exit 0; rejected: the error on stderr, its exit code).
+       */
+      readonly running?: Promise<void>;
+    }
   | { readonly ok: false; readonly error: CliError; readonly data?: T };
 
 /**

@@ -28,6 +28,7 @@ export const ERROR_EXIT_CODES = {
   directory_not_empty: EXIT_CODES.failed,
   tests_failed: EXIT_CODES.failed,
   tests_unavailable: EXIT_CODES.failed,
+  port_in_use: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
 } as const satisfies Record<string, ExitCode>;
 

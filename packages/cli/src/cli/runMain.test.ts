@@ -29,6 +29,17 @@ const echo = defineCommand<
       };
     }
     if (options.fail === 'throw') throw new TypeError('boom');
+    if (options.fail === 'later') {
+      // A long-running command: ready now, failing after its result was printed.
+      const running = Promise.reject(
+        new CliError('port_in_use', 'The server stopped.', { hint: 'Run it again.' }),
+      );
+      running.catch(() => undefined);
+      return { ok: true, data: { args: options.args, json: options.json }, running };
+    }
+    if (options.fail === 'never') {
+      return { ok: true, data: { args: options.args, json: options.json }, running: Promise.resolve() };
+    }
     return { ok: true, data: { args: options.args, json: options.json } };
   },
   render: (data) => `args: ${data.args.join(' ')}`,
@@ -78,6 +89,20 @@ describe('runMain', () => {
     );
     const debug = await main(['echo', '--fail', 'throw'], { PLATFORM_DEBUG: '1' });
     expect(debug.stderr).toContain('TypeError: boom\n    at ');
+  });
+
+  it("prints a long-running command's result when it is ready, and ends when it stops", async () => {
+    const stopped = await main(['echo', '--fail', 'never', '--json']);
+    expect(stopped).toEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ ok: true, data: { args: [], json: true } })}\n`,
+      stderr: '',
+    });
+    // A failure after the ready line goes to stderr: stdout keeps exactly one JSON value.
+    const failed = await main(['echo', '--fail', 'later', '--json']);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toBe(`${JSON.stringify({ ok: true, data: { args: [], json: true } })}\n`);
+    expect(failed.stderr).toBe('Error [port_in_use] The server stopped.\nHint: Run it again.\n');
   });
 
   it('answers --help with JSON when asked for JSON', async () => {

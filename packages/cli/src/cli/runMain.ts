@@ -96,6 +96,17 @@ export async function runMain(
     if (!result.ok) await write(io.stderr, formatError(result.error, errorStyle, io.env));
   }
   if (!result.ok) throw new ExitError(result.error.exitCode);
+  if (result.running !== undefined) {
+    // The ready result is printed; whatever ends the run later goes to stderr, so that stdout
+    // still holds exactly one JSON value with --json.
+    try {
+      await result.running;
+    } catch (thrown) {
+      const error = toCliError(thrown);
+      await write(io.stderr, formatError(error, errorStyle, io.env));
+      throw new ExitError(error.exitCode);
+    }
+  }
 }
 
 async function runCommand(

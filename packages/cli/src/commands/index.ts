@@ -1,4 +1,5 @@
 import type { Command } from '../cli/defineCommand.js';
+import { devCommand } from './dev/command.js';
 import { initCommand } from './init/command.js';
 import { testCommand } from './test/command.js';
 import { upgradeCommand } from './upgrade/command.js';
@@ -6,10 +7,11 @@ import { validateCommand } from './validate/command.js';
 
 /**
  * Every command of `platform`, in help order. The host-facing commands (login, use, sources,
- * publish, status) and dev slot in here as further `defineCommand` values.
+ * publish, status) slot in here as further `defineCommand` values.
  */
 export const COMMANDS: readonly Command<any, any>[] = [
   initCommand,
+  devCommand,
   validateCommand,
   testCommand,
   upgradeCommand,

@@ -14,28 +14,31 @@ import { CryptoKey, createSubtle } from './subtle.js';
 const g = globalThis;
 const bridge = g.__platformBridge;
 delete g.__platformBridge;
-const { post, log, randomBytes, subtle: subtleBridge } = bridge;
+const { post, log, randomBytes, subtle: subtleBridge, begin } = bridge;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
+// isolated-vm cannot run the delayed task a timed Atomics.waitAsync posts: the runner process
+// aborts (every call on it fails). Partner code has no use for it: there is no other thread.
+delete Atomics.waitAsync;
 
 // Asynchronous requests to the runner: `post` sends (arguments are copied strings and numbers) and
 // the runner answers later by calling `__platformDeliver` through a reference only it holds.
 // Each request remembers the call that made it: when the answer is delivered, the code that
-// continues is that call's, so console lines logged from there go to its log.
+// continues is that call's, so console lines logged from there go to its log. The runner answers
+// a request only while the call it names runs in this isolate; nothing here is trusted by it.
 const waiting = new Map();
 let nextRequest = 1;
 let currentCall;
-function request(kind, a, b, c) {
+function request(kind, owner, a, b, c) {
   const id = nextRequest++;
-  // A capability call names its call; a timer belongs to the call whose code set it.
-  const owner = kind === 'cap' ? a : currentCall;
   return new Promise((resolve) => {
     waiting.set(id, { resolve, owner });
     post(kind, id, a, b, c);
   });
 }
-const hostCall = (callId, method, args) => request('cap', callId, method, args);
-const sleep = (ms) => request('sleep', ms);
+// A capability call names its call; a timer belongs to the call whose code set it.
+const hostCall = (callId, method, args) => request('cap', callId, callId, method, args);
+const sleep = (ms) => request('sleep', currentCall, ms, currentCall);
 
 function define(name, value) {
   Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
@@ -165,9 +168,9 @@ function capabilitiesFor(callId) {
   const call = async (method, args) => {
     const reply = jsonParse(await hostCall(callId, method, jsonStringify(args)));
     if (reply.ok) return reply.value;
+    // Name, message, code and properties; the guest engine rebuilds the sdk's own error class.
     const error = new Error(reply.error.message);
-    error.name = reply.error.name;
-    if (reply.error.reason !== undefined) error.reason = reply.error.reason;
+    for (const [key, value] of Object.entries(reply.error)) if (key !== 'message') error[key] = value;
     throw error;
   };
   return {
@@ -204,6 +207,7 @@ define('__platformSetBundle', (namespace) => {
     );
   }
   define('__platformRun', async (callId, requestJson) => {
+    begin(callId);
     currentCall = callId;
     try {
       const result = await runGuestCall(definition, jsonParse(requestJson), capabilitiesFor(callId));

@@ -16,7 +16,7 @@ export type CliErrorCode =
 /**
  * A failure a command reports: what went wrong (`message`) and what to do (`hint`, an imperative
  * sentence). The bin prints it and exits with `exitCode`.
- * @example throw new CliError('not_found', 'No account "acme".', 'Create it with `platform-host admin account create --slug acme --name Acme`.');
+ * @example throw new CliError('not_found', 'No account "acme" (by id or slug).', 'Create it with `platform-host admin account create --slug acme --name Acme`.');
  */
 export class CliError extends Error {
   override readonly name = 'CliError';

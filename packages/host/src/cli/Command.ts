@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Logger } from 'pino';
+import type { Host } from '../createHost.js';
 
 /** What a command may use from its surroundings; the bin passes the process's, tests their own. */
 export interface CliIo {
@@ -9,6 +10,11 @@ export interface CliIo {
   readonly readStdin: () => Promise<string>;
   /** Where one-shot commands log (the bin: errors to stderr). Default: silent. */
   readonly logger?: Logger;
+  /**
+   * A running `serve`'s open host, set when the command came through its admin channel: the
+   * command uses it instead of claiming and opening the data folder.
+   */
+  readonly host?: Host;
 }
 
 export interface ParsedArgs {
@@ -34,5 +40,10 @@ export interface Command {
   readonly positionals?: { readonly min: number; readonly max: number };
   /** Whether `--json` is offered. */
   readonly json: boolean;
+  /**
+   * Whether a running `serve` on the same PGlite folder runs it, through its admin channel
+   * (`<data>/admin.sock`), instead of the command failing with `data_dir_busy`.
+   */
+  readonly throughServe?: boolean;
   run(args: ParsedArgs, io: CliIo): Promise<CommandResult>;
 }

@@ -16,6 +16,8 @@ export interface DataOptions {
   /** Read for `PLATFORM_SECRET_KEY`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logger?: Logger | undefined;
+  /** An open host to use instead of opening the data folder (a running `serve`'s, for its admin channel). */
+  readonly host?: Host | undefined;
 }
 
 export const DATA_OPTION = { data: { type: 'string' } } as const;
@@ -29,6 +31,7 @@ export function dataOptionsFrom(args: ParsedArgs, io: CliIo): DataOptions {
     databaseUrl: io.env.DATABASE_URL || undefined,
     env: io.env,
     logger: io.logger,
+    host: io.host,
   };
 }
 
@@ -40,7 +43,8 @@ export async function claimData(options: DataOptions, command: string): Promise<
 }
 
 /**
- * Opens the host (migrated) for one command and closes it afterwards, whatever happens.
+ * Opens the host (migrated) for one command and closes it afterwards, whatever happens; with
+ * `options.host` (a running `serve`'s), runs on that one and leaves it open.
  * @example const user = await withHost(options, 'admin', (host) => createUser(host.db, input));
  */
 export async function withHost<T>(
@@ -48,6 +52,7 @@ export async function withHost<T>(
   command: string,
   fn: (host: Host) => Promise<T>,
 ): Promise<T> {
+  if (options.host !== undefined) return fn(options.host);
   const release = await claimData(options, command);
   try {
     const host = await createHost({

@@ -35,6 +35,7 @@ function adminCommand(
     ].join('\n'),
     options: { ...DATA_OPTION, ...options },
     json: true,
+    throughServe: true,
     run: (args, io) => run(command, args, io),
   };
   return command;
@@ -63,6 +64,7 @@ async function valueFrom(command: Command, args: ParsedArgs, io: CliIo, name: st
 }
 
 const str = { type: 'string' } as const;
+const ACCOUNT_HELP = '  --account A         the account, by id or slug';
 const flag = { type: 'boolean' } as const;
 
 export const adminCommands: readonly Command[] = [
@@ -107,7 +109,7 @@ export const adminCommands: readonly Command[] = [
   adminCommand(
     'member add',
     'Add a user to an account (or change their role)',
-    ['--account S --email E --role owner|admin|member'],
+    ['--account A --email E --role owner|admin|member', ACCOUNT_HELP],
     { account: str, email: str, role: str },
     async (command, args, io) => {
       const member = await adminAddMember({
@@ -152,7 +154,7 @@ export const adminCommands: readonly Command[] = [
   adminCommand(
     'source-account add',
     'Serve an account from a source (its live versions reach that account)',
-    ['--source S --account A'],
+    ['--source S --account A', ACCOUNT_HELP],
     { source: str, account: str },
     async (command, args, io) => {
       const link = await adminAddSourceAccount({
@@ -213,6 +215,7 @@ export const adminCommands: readonly Command[] = [
     'Activate an integration for an account (runs onActivate the first time)',
     [
       '--integration SLUG --account A [--email E]',
+      ACCOUNT_HELP,
       '  --email E           who activates (default: an owner or admin of the account)',
     ],
     { integration: str, account: str, email: str },
@@ -235,6 +238,7 @@ export const adminCommands: readonly Command[] = [
     'Show the webhook delivery and schedule run log (received, attempts, outcome, duration, error)',
     [
       '[--integration SLUG] [--account A] [--limit N]',
+      ACCOUNT_HELP,
       '  --limit N           how many, newest first (default 50)',
       '  Error messages are stored with URLs redacted (query strings, user info).',
     ],

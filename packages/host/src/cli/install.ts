@@ -122,6 +122,8 @@ export const installCommand: Command = {
   options: { ...DATA_OPTION, source: { type: 'string' } },
   positionals: { min: 1, max: 1 },
   json: true,
+  // Adding a project while serving is natural: a running serve installs it (admin channel).
+  throughServe: true,
   async run(args, io): Promise<CommandResult<InstallResult>> {
     const result = await installIntegrations({
       ...dataOptionsFrom(args, io),

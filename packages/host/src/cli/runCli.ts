@@ -1,3 +1,5 @@
+import { runThroughServe } from './_adminChannel.js';
+import { dataOptionsFrom } from './_openHost.js';
 import { adminCommands } from './adminCommands.js';
 import { CliError, toCliError } from './CliError.js';
 import type { CliIo, Command } from './Command.js';
@@ -22,6 +24,23 @@ const ENVIRONMENT = [
   '  LOG_LEVEL            serve log level (default info); logs are JSON lines on stdout',
 ].join('\n');
 
+const WHILE_SERVING = [
+  'While `platform-host serve` runs on the same PGlite --data folder, these commands run inside it',
+  'through its admin channel (DIR/admin.sock, mode 0600): same output, --json and exit codes.',
+].join('\n');
+
+/** Reads standard input once, however often it is asked for (the admin channel may read it first). */
+function stdinOnce(io: CliIo): CliIo {
+  let read: Promise<string> | undefined;
+  return {
+    ...io,
+    readStdin: () => {
+      read ??= io.readStdin();
+      return read;
+    },
+  };
+}
+
 function groupHelp(words: readonly string[]): string {
   const listed = COMMANDS.filter((command) => words.every((word, index) => command.path[index] === word));
   const width = Math.max(...listed.map((command) => command.path.join(' ').length));
@@ -32,6 +51,7 @@ function groupHelp(words: readonly string[]): string {
     ...listed.map((command) => `  ${command.path.join(' ').padEnd(width)}  ${command.summary}`),
     '',
     ...(words.length === 0 ? [ENVIRONMENT, ''] : []),
+    ...(words[0] === 'admin' ? [WHILE_SERVING, ''] : []),
     `Run \`platform-host <command> --help\` for a command's options.`,
   ].join('\n');
 }
@@ -78,7 +98,8 @@ function failure(error: CliError, json: boolean): CliOutcome {
  * `--json`, stdout is exactly one `{ ok, data }` or `{ ok: false, error: { code, message, hint } }`.
  * @example const outcome = await runCli(['admin', 'account', 'create', '--slug', 'acme', '--name', 'Acme', '--json'], io);
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
+export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<CliOutcome> {
+  const io = stdinOnce(cliIo);
   const found = match(argv);
   const wantsJson = argv.includes('--json');
   if (!('command' in found)) {
@@ -110,6 +131,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
         stdout: `${command.summary}.\n\nUsage: ${command.help}\n`,
         stderr: '',
       };
+    }
+    if (io.host !== undefined && command.throughServe !== true) {
+      throw new CliError(
+        'refused',
+        `\`platform-host ${command.path.join(' ')}\` does not run through serve's admin channel.`,
+        'Run it directly (stop serve first if it needs the data folder).',
+      );
+    }
+    if (io.host === undefined && command.throughServe === true) {
+      // A `serve` holding this PGlite folder runs the command itself, through its admin channel.
+      const { dataDir, databaseUrl } = dataOptionsFrom(args, io);
+      const served = databaseUrl ? undefined : await runThroughServe(dataDir, argv, args.values, io);
+      if (served !== undefined) return { kind: 'exit', ...served };
     }
     const result = await command.run(args, io);
     if (command === serveCommand)

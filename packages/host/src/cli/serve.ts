@@ -5,8 +5,10 @@ import { serve as serveNode } from '@hono/node-server';
 import pino from 'pino';
 import { createHost, type Host } from '../createHost.js';
 import { LOCAL_SOURCE_SLUG } from '../install/installProject.js';
+import { packCheckoutOnDemand } from '../registry/packWorkspace.js';
 import { addSeat, addSourceAccount, findActivation, findSource, liveVersion } from '../store/integrations.js';
 import { activateIntegration } from './_activate.js';
+import { type AdminChannel, openAdminChannel } from './_adminChannel.js';
 import { type ExampleInstall, findExampleProjects, installExample, repoExamplesDir } from './_examples.js';
 import { claimData, type DataOptions } from './_openHost.js';
 import { type DemoSeed, seedDemo } from './_seedDemo.js';
@@ -46,14 +48,51 @@ function eventOptions(env: Record<string, string | undefined>) {
   };
 }
 
-/** A request that works on a fresh host (it needs no vendor connection), printed as `curl`. */
+/**
+ * A request that works on a fresh host (it needs no vendor connection), printed as `curl`. The
+ * printed line reads the token and the account id from their files, so neither is in the output.
+ */
 export interface TryIt {
   readonly description: string;
   readonly method: 'GET' | 'POST';
+  /** With the demo account id: for code; the printed line reads the id from `files.account`. */
   readonly url: string;
+  /** With the demo token: for code; the printed line reads it from `files.token`. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
+  /** The files the printed line reads: the demo token, and the account id when the URL needs it. */
+  readonly files: { readonly token: string; readonly account: string | undefined };
+  /** The line with absolute paths, which works from any directory. */
   readonly curl: string;
+}
+
+// Paths as a POSIX shell word: plain when safe, else single-quoted.
+const shellWord = (path: string) =>
+  /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The `curl` line of a {@link TryIt}, with the file paths as `display` shows them (the banner makes
+ * them relative to the working directory). Token and account id are read with `$(cat ...)` in
+ * double quotes; the URL and body contain no `$`, backquote or quote of their own.
+ * @example tryItCurl(running.tryIt, (file) => relative(process.cwd(), file));
+ */
+export function tryItCurl(tryIt: TryIt, display: (file: string) => string = (file) => file): string {
+  const cat = (file: string) => `$(cat ${shellWord(display(file))})`;
+  const url =
+    tryIt.files.account === undefined
+      ? tryIt.url
+      : `${tryIt.url.slice(0, tryIt.url.indexOf('?'))}?accountId=${cat(tryIt.files.account)}`;
+  return [
+    'curl -sS',
+    ...(tryIt.method === 'GET' ? [] : [`-X ${tryIt.method}`]),
+    `"${url}"`,
+    `-H "Authorization: Bearer ${cat(tryIt.files.token)}"`,
+    ...Object.entries(tryIt.headers)
+      .filter(([name]) => name !== 'Authorization')
+      .map(([name, value]) => `-H '${name}: ${value}'`),
+    // Single quotes keep the shell away from the JSON; it contains none.
+    ...(tryIt.body === undefined ? [] : [`-d '${tryIt.body}'`]),
+  ].join(' ');
 }
 
 export interface RunningServer {
@@ -90,6 +129,7 @@ function tryItFor(baseUrl: string, demo: DemoSeed, activeSlugs: ReadonlySet<stri
           url: `${baseUrl}/api/platform/me`,
           headers: auth,
           body: undefined,
+          files: { token: demo.tokenFile, account: undefined },
         }
       : {
           description: `${call.slug} ${call.action}: ${call.what}`,
@@ -97,16 +137,9 @@ function tryItFor(baseUrl: string, demo: DemoSeed, activeSlugs: ReadonlySet<stri
           url: `${baseUrl}/api/integrations/${call.slug}/actions/${call.action}?accountId=${encodeURIComponent(demo.accountId)}`,
           headers: { ...auth, 'Content-Type': 'application/json' },
           body: JSON.stringify(call.body),
+          files: { token: demo.tokenFile, account: demo.accountFile },
         };
-  // Single quotes keep the shell away from `?`, `&` and the JSON; none of the values contain one.
-  const curl = [
-    'curl -sS',
-    ...(request.method === 'GET' ? [] : [`-X ${request.method}`]),
-    `'${request.url}'`,
-    ...Object.entries(request.headers).map(([name, value]) => `-H '${name}: ${value}'`),
-    ...(request.body === undefined ? [] : [`-d '${request.body}'`]),
-  ].join(' ');
-  return { ...request, curl };
+  return { ...request, curl: tryItCurl({ ...request, curl: '' }) };
 }
 
 function listen(
@@ -170,6 +203,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   }
   const release = await claimData(options, 'serve');
   let host: Host | undefined;
+  let channel: AdminChannel | undefined;
   try {
     host = await createHost({
       dataDir: options.dataDir,
@@ -178,6 +212,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       logger,
       events: eventOptions(options.env ?? {}),
     });
+    // From a checkout, /registry/ packs this workspace's @platform packages on first use.
+    packCheckoutOnDemand(host.services.registry, options.dataDir, logger);
+    // PGlite is this process's alone: admin commands and installs reach it through the channel.
+    // PostgreSQL needs none: they open the database themselves.
+    if (host.db.engine === 'pglite')
+      channel = await openAdminChannel({ dataDir: options.dataDir, host, logger });
     if (options.databaseUrl && !options.env?.PLATFORM_SECRET_KEY) {
       logger.warn(
         `PLATFORM_SECRET_KEY is unset: secrets are encrypted with ${options.dataDir}/secret.key; every instance sharing this database needs the same key, so set PLATFORM_SECRET_KEY`,
@@ -237,7 +277,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         closing ??= (async () => {
           try {
             const bound = options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
-            await stopServer(server, bound);
+            // Admin commands in flight get the same bound as requests; new ones find no socket.
+            await Promise.all([stopServer(server, bound), channel?.close(bound)]);
             // Jobs in flight get the same bound; the rest go back to the queue for other instances.
             const handedBack = await opened.events.stop(bound);
             if (handedBack > 0)
@@ -251,6 +292,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       },
     };
   } catch (error) {
+    await channel?.close(0).catch(() => {});
     await host?.close().catch(() => {});
     await release();
     throw error;

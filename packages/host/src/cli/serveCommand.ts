@@ -3,9 +3,20 @@ import { DATA_OPTION, DEFAULT_DATA_DIR, dataOptionsFrom } from './_openHost.js';
 import { CliError } from './CliError.js';
 import type { Command, CommandResult } from './Command.js';
 import { integerOption, optionalString } from './parseArgs.js';
-import { DEFAULT_HOSTNAME, DEFAULT_PORT, type RunningServer, SHUTDOWN_TIMEOUT_MS, serve } from './serve.js';
+import {
+  DEFAULT_HOSTNAME,
+  DEFAULT_PORT,
+  type RunningServer,
+  SHUTDOWN_TIMEOUT_MS,
+  serve,
+  tryItCurl,
+} from './serve.js';
 
-/** The text `serve` prints once it listens. */
+/**
+ * The text `serve` prints once it listens. It goes to stdout with the JSON log lines, so it holds
+ * no credential and no account id: the demo token, account id and first password are in files
+ * (mode 0600) in the data folder, and the `curl` line reads them with `$(cat ...)`.
+ */
 export function serveBanner(running: RunningServer, cwd: string): string {
   const { demo } = running;
   const shortPath = (path: string) => (path.startsWith(cwd) ? relative(cwd, path) || '.' : path);
@@ -16,18 +27,25 @@ export function serveBanner(running: RunningServer, cwd: string): string {
       (entry) => `${entry.slug}@${entry.version}${example.installed ? ' (installed now)' : ''}`,
     ),
   );
+  const registryDir = running.host.services.registry?.dir;
+  const password =
+    demo.passwordFile === undefined
+      ? 'its password is in demo-password in the data folder of the first start'
+      : `password in ${shortPath(demo.passwordFile)}${demo.password === undefined ? '' : ' (generated on this first start)'}`;
   return [
     `Platform host listening on ${running.url}`,
     `  database: ${database}`,
     `  runtime:  ${running.runtime}${running.runtime === 'in-process' ? ' (partner code is NOT isolated: local development only)' : ''}`,
     '',
-    `Demo user:    ${demo.email}  ${demo.password === undefined ? '(password shown on the first start)' : `password: ${demo.password}  (shown on this first start only)`}`,
-    `Demo account: ${demo.accountSlug}  id ${demo.accountId}`,
-    `Demo token:   ${demo.token}  (saved in ${shortPath(demo.tokenFile)}${demo.tokenReissued ? '; reissued' : ''})`,
+    `Demo user:    ${demo.email}  ${password}`,
+    `Demo account: ${demo.accountSlug}  (id in ${shortPath(demo.accountFile)})`,
+    `Demo token:   in ${shortPath(demo.tokenFile)}  (mode 0600${demo.tokenReissued ? '; reissued' : ''})`,
     `Examples:     ${examples.length === 0 ? 'none' : examples.join(', ')}`,
+    `Registry:     ${running.url}/registry/  (@platform/* for npm and pnpm${registryDir === undefined ? ': none' : ` from ${shortPath(registryDir)}`})`,
     '',
-    `Try it (${running.tryIt.description}):`,
-    `  ${running.tryIt.curl}`,
+    // Paths under the working directory are printed relative to it: the line works from there.
+    `Try it${demo.tokenFile.startsWith(cwd) ? ' from this directory' : ''} (${running.tryIt.description}):`,
+    `  ${tryItCurl(running.tryIt, shortPath)}`,
     '',
     'Stop with Ctrl-C.',
   ].join('\n');
@@ -41,7 +59,8 @@ export const serveCommand: Command = {
     '',
     `  --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)`,
     `  --host H            address to listen on (default ${DEFAULT_HOSTNAME})`,
-    `  --data DIR          data folder (default ${DEFAULT_DATA_DIR}): PGlite, secret.key, demo-token`,
+    `  --data DIR          data folder (default ${DEFAULT_DATA_DIR}): PGlite, secret.key, and the demo's`,
+    '                      demo-token, demo-account and demo-password (mode 0600; also with DATABASE_URL)',
     '  --examples DIR      install the projects in DIR (default: the repo examples/ when run from the repo)',
     '  --no-examples       install no example',
     '',
@@ -50,8 +69,16 @@ export const serveCommand: Command = {
     'PLATFORM_JOB_CONCURRENCY (default 8), PLATFORM_JOB_PER_INTEGRATION (4), PLATFORM_JOB_LEASE_MS (30000).',
     'Partner code: PLATFORM_RUNTIME (isolated, the default: V8 isolates in runner processes; in-process:',
     'local development only), PLATFORM_RUNNERS (default: cores), PLATFORM_ISOLATE_MEMORY_MB (128),',
-    'PLATFORM_ISOLATES_PER_RUNNER (32).',
+    'PLATFORM_ISOLATES_PER_RUNNER (32), PLATFORM_LEFTOVER_CPU_MS (100: CPU an isolate may use outside its calls).',
+    'Partner logs, per call: PLATFORM_LOG_LINES_PER_CALL (200), PLATFORM_LOG_BYTES_PER_CALL (65536); per',
+    'integration a minute: PLATFORM_LOG_LINES_PER_MINUTE (2000), PLATFORM_LOG_BYTES_PER_MINUTE (1048576);',
+    'PLATFORM_LOG_LINE_BYTES (8192) per line. Security events are log lines with event: "security".',
     'Every instance works the shared job queue (webhook deliveries, schedule runs) and ticks the scheduler.',
+    'Package registry: /registry/ serves @platform/* from PLATFORM_REGISTRY_DIR (a folder of npm pack tarballs),',
+    'else DIR/registry; run from a checkout, the first request packs the workspace packages into DIR/registry.',
+    'With PGlite, `admin` commands and `install` run inside this serve while it runs, through its admin',
+    'channel DIR/admin.sock (mode 0600, local only, removed at shutdown; one left by a killed serve is',
+    'replaced at the next start); `migrate` is refused while it serves (serve migrates at start).',
     `SIGTERM or SIGINT: stops accepting, waits up to ${SHUTDOWN_TIMEOUT_MS / 1000} s for in-flight requests and jobs`,
     '(the rest go back to the queue), exits 0.',
   ].join('\n'),

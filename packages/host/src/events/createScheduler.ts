@@ -1,5 +1,5 @@
 import { checkCron } from '@platform/integration-schema';
-import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { type DefinitionManifest, redactText } from '@platform/sdk/runtime';
 import { Cron } from 'croner';
 import type { HostServices } from '../HostServices.js';
 import { enqueueJob } from './jobs.js';
@@ -42,7 +42,13 @@ export function createScheduler(services: HostServices, options: SchedulerOption
     if (!crons.has(expression)) {
       // Our strict grammar first: the library accepts more (names, macros, seconds) than the spec allows.
       const checked = checkCron(expression);
-      if (!checked.ok) services.logger.warn({ cron: expression }, `schedule skipped: ${checked.message}`);
+      // The expression is the partner's text (installed versions were checked, so this is rare).
+      if (!checked.ok) {
+        services.logger.warn(
+          { cron: redactText(expression).slice(0, 200) },
+          `schedule skipped: ${redactText(checked.message).slice(0, 500)}`,
+        );
+      }
       crons.set(expression, checked.ok ? new Cron(expression, { timezone: 'UTC', paused: true }) : undefined);
     }
     return crons.get(expression);

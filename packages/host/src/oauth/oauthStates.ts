@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createPkcePair } from '@platform/sdk/server';
 import type { Queryable } from '../db/Db.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
 import { sha256 } from '../store/ids.js';
@@ -25,7 +26,13 @@ export interface OAuthStateRow {
 
 export type ConsumedOAuthState =
   | ({ readonly status: 'fresh' } & OAuthStateRow)
-  | { readonly status: 'expired' | 'used'; readonly returnPath: string };
+  | {
+      readonly status: 'expired' | 'used';
+      readonly returnPath: string;
+      /** Who started the attempt and for which account: for the security log only. */
+      readonly accountId: string;
+      readonly userId: string;
+    };
 
 // The verifier is encrypted at rest, bound to its state: a database reader alone cannot redeem a code.
 const verifierContext = (stateHash: string) => `oauth_state\n${stateHash}`;
@@ -51,7 +58,7 @@ export async function createOAuthState(
 ): Promise<NewOAuthState> {
   const state = randomBytes(32).toString('base64url');
   const stateHash = sha256(state);
-  const verifier = input.pkce ? randomBytes(32).toString('base64url') : undefined;
+  const pkce = input.pkce ? createPkcePair() : undefined;
   await db.query('DELETE FROM oauth_states WHERE expires_at < $1', [new Date(input.now.getTime() - KEEP_MS)]);
   await db.query(
     `INSERT INTO oauth_states (state_hash, integration_slug, account_id, user_id, return_path, code_verifier, redirect_uri, created_at, expires_at)
@@ -62,17 +69,13 @@ export async function createOAuthState(
       input.accountId,
       input.userId,
       input.returnPath,
-      verifier === undefined ? null : box.encrypt(verifier, verifierContext(stateHash)),
+      pkce === undefined ? null : box.encrypt(pkce.codeVerifier, verifierContext(stateHash)),
       input.redirectUri,
       input.now,
       new Date(input.now.getTime() + OAUTH_STATE_TTL_MS),
     ],
   );
-  return {
-    state,
-    codeChallenge:
-      verifier === undefined ? undefined : createHash('sha256').update(verifier).digest('base64url'),
-  };
+  return { state, codeChallenge: pkce?.codeChallenge };
 }
 
 /**
@@ -95,15 +98,27 @@ export async function consumeOAuthState(
   const row = spent.rows[0];
   if (row === undefined) {
     const { rows } = await db.query(
-      'SELECT return_path FROM oauth_states WHERE state_hash = $1 AND integration_slug = $2',
+      'SELECT return_path, account_id, user_id FROM oauth_states WHERE state_hash = $1 AND integration_slug = $2',
       [stateHash, input.slug],
     );
     const known = rows[0];
-    return known === undefined ? undefined : { status: 'used', returnPath: known.return_path as string };
+    return known === undefined
+      ? undefined
+      : {
+          status: 'used',
+          returnPath: known.return_path as string,
+          accountId: known.account_id as string,
+          userId: known.user_id as string,
+        };
   }
   const returnPath = row.return_path as string;
   if (new Date(row.expires_at as string | Date).getTime() <= input.now.getTime())
-    return { status: 'expired', returnPath };
+    return {
+      status: 'expired',
+      returnPath,
+      accountId: row.account_id as string,
+      userId: row.user_id as string,
+    };
   const encrypted = row.code_verifier as string | null;
   return {
     status: 'fresh',

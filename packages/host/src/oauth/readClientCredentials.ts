@@ -1,14 +1,9 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { type ClientCredentials, OAuthFailure } from '@platform/sdk/server';
 import type { Queryable } from '../db/Db.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
 import type { InstalledVersion } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
-import { OAuthFailure } from './OAuthFailure.js';
-
-export interface ClientCredentials {
-  readonly clientId: string;
-  readonly clientSecret: string;
-}
 
 type OAuthManifest = NonNullable<DefinitionManifest['oauth']>;
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
+import { securityEvent } from '../security/securityEvent.js';
 import { type User, userForToken } from '../store/users.js';
 import { RouteError } from './_errors.js';
 
@@ -44,20 +45,62 @@ export function hostOrigin(services: HostServices, c: Context): string {
 }
 
 /**
- * State-changing routes: a browser request from another origin is refused, and the body must be
- * declared JSON (which a cross-site form cannot do).
+ * How a state-changing request is authenticated, for the Origin rule: `session` (the cookie a
+ * browser attaches by itself), `token` (`Authorization: Bearer`, which a page on another origin
+ * cannot send without a CORS preflight this host never grants), or `none` (sign-in, which creates
+ * a session and reads no credential).
+ */
+export type StateChangeCredential = 'session' | 'token' | 'none';
+
+/**
+ * State-changing routes, against cross-site request forgery:
+ * - an `Origin` other than this host's is refused, whatever the credential (for sign-in too: a
+ *   cross-site sign-in would be a login CSRF);
+ * - a request authenticated by the session cookie must also prove it comes from this host's own
+ *   pages: `Origin` equal to the host origin, or `Sec-Fetch-Site: same-origin` (browsers send one
+ *   or both; a request with neither is refused);
+ * - a bearer-token request (or a sign-in) without `Origin` is accepted: scripts and curl send none;
+ * - with `requireJson`, the body must be declared JSON (which a cross-site form cannot do).
+ * Refusals by origin are logged as the `cross_origin` security event.
+ * `credential` defaults to the kind `credentialOf` finds; routes that act on the cookie whatever
+ * the request carries (sign-out) or on none (sign-in) say so.
  */
 export function checkStateChange(
   services: HostServices,
   c: Context,
-  options: { requireJson: boolean },
+  options: { requireJson: boolean; credential?: StateChangeCredential },
 ): void {
+  const credential: StateChangeCredential = options.credential ?? credentialOf(c)?.kind ?? 'none';
+  const expected = hostOrigin(services, c);
   const origin = c.req.header('origin');
-  if (origin !== undefined && origin !== hostOrigin(services, c)) {
-    throw new RouteError(
-      403,
-      'forbidden',
-      `Requests from ${origin} are not accepted; call the API from ${hostOrigin(services, c)}.`,
+  const fetchSite = c.req.header('sec-fetch-site');
+  const refuse = (reason: 'foreign_origin' | 'no_origin', message: string) => {
+    securityEvent(
+      services.logger,
+      'cross_origin',
+      {
+        credential,
+        reason,
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        ...(origin === undefined ? {} : { origin }),
+        ...(fetchSite === undefined ? {} : { secFetchSite: fetchSite }),
+        requestId: c.get('requestId' as never) as string | undefined,
+      },
+      'state change refused: not from this host',
+    );
+    return new RouteError(403, 'forbidden', message);
+  };
+  if (origin !== undefined && origin !== expected) {
+    throw refuse(
+      'foreign_origin',
+      `Requests from ${origin} are not accepted; call the API from ${expected}, or from a script with Authorization: Bearer <token> and no Origin.`,
+    );
+  }
+  if (credential === 'session' && origin === undefined && fetchSite !== 'same-origin') {
+    throw refuse(
+      'no_origin',
+      `A request signed in with the session cookie must come from a page on ${expected} (send Origin: ${expected}); from a script, send Authorization: Bearer <token> instead of the cookie.`,
     );
   }
   if (options.requireJson && !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {

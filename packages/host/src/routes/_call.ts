@@ -3,32 +3,36 @@ import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { sha256 } from '../store/ids.js';
 import { type InstalledVersion, readBundle } from '../store/integrations.js';
-import type { User } from '../store/users.js';
+import { accountByRefSql, type User, unknownAccount } from '../store/users.js';
 import { credentialOf, unauthenticated } from './_auth.js';
 import { RouteError } from './_errors.js';
 
 export interface CallTarget {
   readonly user: User;
+  /** The resolved account id, whether the caller named the account by id or by slug. */
   readonly accountId: string;
   readonly version: InstalledVersion;
 }
 
-// Everything a call needs to be allowed, in one round trip: it runs before every action.
+// Everything a call needs to be allowed, in one round trip: it runs before every action. `$3` is
+// the account's id or slug; membership and activation join on the id it resolves to.
 const RESOLVE_SQL = `
-SELECT u.id, u.email, u.name, u.is_platform_admin, m.role,
+SELECT u.id, u.email, u.name, u.is_platform_admin, acc.id AS account_id, m.role,
        v.id AS version_id, v.number, v.manifest, i.source_id,
        a.account_id IS NOT NULL AS active
 FROM sessions s
 JOIN users u ON u.id = s.user_id
-LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = $3
+LEFT JOIN (${accountByRefSql('$3')}) acc ON true
+LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = acc.id
 LEFT JOIN integrations i ON i.slug = $4
 LEFT JOIN versions v ON v.id = i.live_version_id
-LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = $3
+LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = acc.id
 WHERE s.token_hash = $1 AND s.kind = $2 AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())`;
 
 /**
- * Who calls which integration for which account: signed in, a member of `accountId`, the
- * integration installed, and (unless `allowInactive`) activated for that account.
+ * Who calls which integration for which account: signed in, `accountId` (an account's id or slug)
+ * naming an account (else 404 `account_not_found`) the user is a member of (else 403 `forbidden`),
+ * the integration installed, and (unless `allowInactive`) activated for that account.
  */
 export async function resolveCall(
   services: HostServices,
@@ -37,25 +41,33 @@ export async function resolveCall(
 ): Promise<CallTarget> {
   const credential = credentialOf(c);
   const slug = c.req.param('slug') ?? '';
-  const accountId = c.req.query('accountId') ?? '';
+  const accountRef = c.req.query('accountId') ?? '';
   const { rows } = credential?.secret
-    ? await services.db.query(RESOLVE_SQL, [sha256(credential.secret), credential.kind, accountId, slug])
+    ? await services.db.query(RESOLVE_SQL, [sha256(credential.secret), credential.kind, accountRef, slug])
     : { rows: [] };
   const row = rows[0];
   if (row === undefined) throw unauthenticated(credential);
-  if (accountId === '')
+  if (accountRef === '')
     throw new RouteError(
       400,
       'invalid_request',
-      'Add the accountId query parameter naming the account to act for.',
+      'Add the accountId query parameter naming the account to act for (its id or slug).',
     );
+  if (row.account_id === null) {
+    throw new RouteError(
+      404,
+      'account_not_found',
+      `${unknownAccount(accountRef)}; pass the id or slug of an account you belong to in accountId (GET /api/platform/me lists them).`,
+    );
+  }
   if (row.role === null) {
     throw new RouteError(
       403,
       'forbidden',
-      `You are not a member of account ${accountId}; ask an account owner to add you.`,
+      `You are not a member of account "${accountRef}"; ask an account owner to add you.`,
     );
   }
+  const accountId = row.account_id as string;
   if (row.version_id === null) {
     throw new RouteError(404, 'integration_not_found', `No integration "${slug}" is installed on this host.`);
   }
@@ -63,7 +75,7 @@ export async function resolveCall(
     throw new RouteError(
       403,
       'not_activated',
-      `Integration "${slug}" is not activated for account ${accountId}; activate it first.`,
+      `Integration "${slug}" is not activated for account "${accountRef}"; activate it first.`,
     );
   }
   const versionId = row.version_id as string;

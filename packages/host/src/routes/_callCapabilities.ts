@@ -1,8 +1,13 @@
 import { createHostCapabilities } from '../capabilities/createHostCapabilities.js';
+import { createPartnerLog } from '../capabilities/createPartnerLog.js';
 import type { HostServices } from '../HostServices.js';
+import { securityEvent } from '../security/securityEvent.js';
 import type { InstalledVersion } from '../store/integrations.js';
 
-/** Capabilities for one call of one version, logging through the host logger with the call's identity. */
+/**
+ * Capabilities for one call of one version. Every partner log line (ctx.logger, console in an
+ * isolate, the runtime's failure lines) is redacted and budgeted here, whatever the guest did.
+ */
 export function callCapabilities(
   services: HostServices,
   input: {
@@ -12,12 +17,12 @@ export function callCapabilities(
     requestId?: string | undefined;
   },
 ) {
-  const logger = services.logger.child({
+  const identity = {
     integration: input.version.slug,
     version: input.version.number,
     accountId: input.accountId,
-    ...(input.requestId === undefined ? {} : { requestId: input.requestId }),
-  });
+    requestId: input.requestId,
+  };
   return createHostCapabilities({
     db: services.db,
     slug: input.version.slug,
@@ -25,8 +30,21 @@ export function callCapabilities(
     sourceId: input.version.sourceId,
     userId: input.userId,
     egress: input.version.manifest.egress,
+    storageKeys: input.version.manifest.storage,
     secretBox: services.secretBox,
     fetch: services.fetch,
-    log: (entry) => logger[entry.level]({ partner: true, ...(entry.fields ?? {}) }, entry.message),
+    log: createPartnerLog({
+      logger: services.logger,
+      identity,
+      budget: services.logBudgets.forCall(input.version.slug),
+      lineBytes: services.limits.logLineBytes,
+    }),
+    onPrivateAddress: (error) =>
+      securityEvent(
+        services.logger,
+        'egress_private_address',
+        { ...identity, origin: error.origin },
+        error.message,
+      ),
   });
 }

@@ -6,6 +6,7 @@ export type HostErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'invalid_request'
+  | 'account_not_found'
   | 'integration_not_found'
   | 'not_activated'
   | 'webhook_not_found'

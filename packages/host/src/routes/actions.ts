@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HostServices } from '../HostServices.js';
 import { consumeRateLimit } from '../rateLimit.js';
+import { securityEvent } from '../security/securityEvent.js';
 import { checkStateChange } from './_auth.js';
 import { resolveCall } from './_call.js';
 import { callCapabilities } from './_callCapabilities.js';
@@ -29,12 +30,31 @@ export function actionRoutes(services: HostServices): Hono {
       const limit = await consumeRateLimit(
         services.db,
         [
-          { key: `user:${target.user.id}`, limit: services.limits.ratePerUser },
-          { key: `account:${target.accountId}`, limit: services.limits.ratePerAccount },
+          { key: `user:${target.user.id}`, limit: services.limits.ratePerUser, name: 'per_user' },
+          {
+            key: `account:${target.accountId}`,
+            limit: services.limits.ratePerAccount,
+            name: 'per_account',
+          },
         ],
         services.now(),
       );
       if (!limit.allowed) {
+        if (limit.firstRefusal) {
+          securityEvent(
+            services.logger,
+            'rate_limited',
+            {
+              integration: target.version.slug,
+              accountId: target.accountId,
+              userId: target.user.id,
+              limit: limit.exceeded.join(','),
+              retryAfterSeconds: limit.retryAfterSeconds,
+              requestId: c.get('requestId' as never) as string | undefined,
+            },
+            'action call refused: over the rate limit (logged once per limit and minute)',
+          );
+        }
         c.header('Retry-After', String(limit.retryAfterSeconds));
         return errorResponse(
           c,

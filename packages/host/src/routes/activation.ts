@@ -1,3 +1,4 @@
+import { redactText } from '@platform/sdk/runtime';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
@@ -140,7 +141,8 @@ async function runOnActivate(services: HostServices, target: CallTarget) {
   }
   services.logger.warn(
     { integration: target.version.slug, accountId: target.accountId },
-    `onActivate failed: ${result.error.message}`,
+    // The partner's message: URLs redacted and bounded like job errors.
+    `onActivate failed: ${redactText(result.error.message).slice(0, 2000)}`,
   );
   return { ok: false, error: result.error.code };
 }

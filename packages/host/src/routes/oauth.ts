@@ -1,15 +1,20 @@
+import { redactText } from '@platform/sdk/runtime';
+import {
+  buildAuthorizationUrl,
+  exchangeCode,
+  isSameOriginPath,
+  type OAuthErrorCode,
+  OAuthFailure,
+  providerErrorCode,
+  returnLocation,
+} from '@platform/sdk/server';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
-import { buildAuthorizationUrl } from '../oauth/buildAuthorizationUrl.js';
-import { exchangeCode } from '../oauth/exchangeCode.js';
-import { isSameOriginPath } from '../oauth/isSameOriginPath.js';
-import { type OAuthErrorCode, OAuthFailure } from '../oauth/OAuthFailure.js';
 import { findOAuthConnection, recordOAuthConnection } from '../oauth/oauthConnections.js';
 import { consumeOAuthState, createOAuthState } from '../oauth/oauthStates.js';
-import { providerErrorCode } from '../oauth/providerErrorCode.js';
 import { readClientCredentials } from '../oauth/readClientCredentials.js';
-import { returnLocation } from '../oauth/returnLocation.js';
+import { securityEvent } from '../security/securityEvent.js';
 import { type InstalledVersion, liveVersion } from '../store/integrations.js';
 import { membershipRole, type User } from '../store/users.js';
 import { authenticate, hostOrigin } from './_auth.js';
@@ -84,6 +89,10 @@ export function oauthRoutes(services: HostServices): Hono {
         ? undefined
         : await consumeOAuthState(services.db, services.secretBox, { slug, state, now: services.now() });
     if (consumed === undefined) {
+      stateEvent(services, c, slug, {
+        outcome: 'invalid',
+        reason: state === undefined || state === '' ? 'missing' : 'unknown',
+      });
       // No attempt to return to: the root of this host is the only safe place.
       logFailure(
         services,
@@ -100,6 +109,12 @@ export function oauthRoutes(services: HostServices): Hono {
     let unexpected: OAuthErrorCode = 'invalid';
     try {
       if (consumed.status !== 'fresh') {
+        stateEvent(services, c, slug, {
+          outcome: 'expired',
+          reason: consumed.status,
+          accountId: consumed.accountId,
+          startedBy: consumed.userId,
+        });
         throw new OAuthFailure(
           'expired',
           consumed.status === 'used' ? 'the state was already used' : 'the state is older than 10 minutes',
@@ -107,6 +122,13 @@ export function oauthRoutes(services: HostServices): Hono {
       }
       const user = await signedInUser(services, c);
       if (user?.id !== consumed.userId) {
+        stateEvent(services, c, slug, {
+          outcome: 'unauthorized',
+          reason: user === undefined ? 'not_signed_in' : 'other_user',
+          accountId: consumed.accountId,
+          userId: user?.id,
+          startedBy: consumed.userId,
+        });
         throw new OAuthFailure(
           'unauthorized',
           user === undefined
@@ -145,6 +167,18 @@ export function oauthRoutes(services: HostServices): Hono {
         redirectUri: consumed.redirectUri,
         codeVerifier: consumed.codeVerifier,
         now: services.now(),
+        onPrivateAddress: (error) =>
+          securityEvent(
+            services.logger,
+            'egress_private_address',
+            {
+              integration: slug,
+              accountId: consumed.accountId,
+              requestId: requestIdOf(c),
+              origin: error.origin,
+            },
+            error.message,
+          ),
       });
       unexpected = 'save_failed';
 
@@ -174,7 +208,7 @@ export function oauthRoutes(services: HostServices): Hono {
         });
       } catch (error) {
         throw new OAuthFailure('save_failed', 'saving what onTokens wrote failed', {
-          reason: (error as Error).message,
+          reason: redactText((error as Error).message ?? String(error)),
         });
       }
       services.logger.info(
@@ -187,7 +221,7 @@ export function oauthRoutes(services: HostServices): Hono {
         error instanceof OAuthFailure
           ? error
           : new OAuthFailure(unexpected, 'the callback failed unexpectedly', {
-              reason: (error as Error).message,
+              reason: redactText((error as Error).message ?? String(error)),
             });
       logFailure(
         services,
@@ -251,6 +285,40 @@ async function signedInUser(services: HostServices, c: Context): Promise<User | 
 function noStore(c: Context): void {
   c.header('Cache-Control', 'no-store');
 }
+
+/**
+ * The `oauth_state` security event: a callback whose state this host did not issue for that
+ * integration, that was spent or expired, or that another user (or nobody) brings back. What
+ * matters is who and where; the state and code values themselves are never logged.
+ */
+function stateEvent(
+  services: HostServices,
+  c: Context,
+  slug: string,
+  fields: {
+    outcome: 'invalid' | 'expired' | 'unauthorized';
+    reason: 'missing' | 'unknown' | 'expired' | 'used' | 'not_signed_in' | 'other_user';
+    accountId?: string;
+    userId?: string | undefined;
+    startedBy?: string;
+  },
+): void {
+  securityEvent(
+    services.logger,
+    'oauth_state',
+    { integration: slug, ...fields, requestId: requestIdOf(c) },
+    `OAuth callback refused: ${STATE_REASONS[fields.reason]}`,
+  );
+}
+
+const STATE_REASONS = {
+  missing: 'no state',
+  unknown: 'a state this host never issued for this integration',
+  expired: 'the state is older than 10 minutes',
+  used: 'the state was already used',
+  not_signed_in: 'nobody is signed in',
+  other_user: 'signed in as another user than the one who started the connection',
+} as const;
 
 const requestIdOf = (c: Context) => c.get('requestId' as never) as string | undefined;
 

@@ -12,7 +12,8 @@ export function platformRoutes(services: HostServices): Hono {
   const app = new Hono();
 
   app.post('/sign-in', async (c) => {
-    checkStateChange(services, c, { requireJson: true });
+    // Creates a session and reads none: a foreign Origin is refused (login CSRF), no Origin is curl.
+    checkStateChange(services, c, { requireJson: true, credential: 'none' });
     let body: { email?: unknown; password?: unknown };
     try {
       body = await c.req.json();
@@ -37,8 +38,9 @@ export function platformRoutes(services: HostServices): Hono {
   });
 
   app.post('/sign-out', async (c) => {
-    checkStateChange(services, c, { requireJson: false });
     const session = getCookie(c, SESSION_COOKIE);
+    // It revokes the cookie's session, whatever else the request carries.
+    checkStateChange(services, c, { requireJson: false, ...(session ? { credential: 'session' } : {}) });
     if (session) await revokeToken(services.db, session);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true, data: null });

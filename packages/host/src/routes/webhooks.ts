@@ -4,29 +4,36 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { enqueueJob } from '../events/jobs.js';
 import type { HostServices } from '../HostServices.js';
+import { securityEvent } from '../security/securityEvent.js';
 import { readBundle } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
+import { accountByRefSql } from '../store/users.js';
 import { errorResponse } from './_errors.js';
 
 /** Attempts of a webhook delivery (the first and its retries) before it is marked failed. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 
+// `$2` is the account's id or slug; the activation joins on the id it resolves to.
 const TARGET_SQL = `
-SELECT v.id AS version_id, v.manifest, i.source_id, a.account_id IS NOT NULL AS active
+SELECT v.id AS version_id, v.manifest, i.source_id, a.account_id
 FROM integrations i
 JOIN versions v ON v.id = i.live_version_id
-LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = $2
+LEFT JOIN (${accountByRefSql('$2')}) acc ON true
+LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = acc.id
 WHERE i.slug = $1`;
 
 // JSON is UTF-8 (RFC 8259): a body that is not is refused rather than altered.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * `POST /api/integrations/<slug>/webhooks/<webhookId>?accountId=`: vendor deliveries. In order:
+ * `POST /api/integrations/<slug>/webhooks/<webhookId>?accountId=` (the account's id or slug):
+ * vendor deliveries. In order:
  * size limit (413), integration/webhook/activation (404), signature with the signing secret from
  * the tiers (401, never a hint of the expected value), payload schema through the runtime (400
  * with issues); then the raw body is stored durably as a job and answered 202 before the handler
- * runs. The URL is the credential's address; the signature is the credential.
+ * runs. The URL is the credential's address; the signature is the credential. An unknown account
+ * answers like an account without the integration (`not_activated`): callers here are not signed
+ * in, so the route does not tell which account slugs exist.
  */
 export function webhookRoutes(services: HostServices): Hono {
   const app = new Hono();
@@ -45,8 +52,8 @@ export function webhookRoutes(services: HostServices): Hono {
     async (c) => {
       const slug = c.req.param('slug');
       const webhookId = c.req.param('webhookId');
-      const accountId = c.req.query('accountId') ?? '';
-      const { rows } = await services.db.query(TARGET_SQL, [slug, accountId]);
+      const accountRef = c.req.query('accountId') ?? '';
+      const { rows } = await services.db.query(TARGET_SQL, [slug, accountRef]);
       const row = rows[0];
       const manifest = row?.manifest as DefinitionManifest | undefined;
       const webhook = manifest?.webhooks.find((candidate) => candidate.id === webhookId);
@@ -66,14 +73,15 @@ export function webhookRoutes(services: HostServices): Hono {
           `Integration "${slug}" declares no webhook "${webhookId}"; check the URL registered with the vendor.`,
         );
       }
-      if (row.active !== true) {
+      if (typeof row.account_id !== 'string') {
         return errorResponse(
           c,
           404,
           'not_activated',
-          `Integration "${slug}" is not activated for account "${accountId}"; check the accountId in the URL registered with the vendor.`,
+          `Integration "${slug}" is not activated for an account "${accountRef}" (by id or slug) on this host; check the accountId in the URL registered with the vendor.`,
         );
       }
+      const accountId = row.account_id;
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       if (webhook.signature !== undefined) {
         const secret = await readSecret(
@@ -99,6 +107,21 @@ export function webhookRoutes(services: HostServices): Hono {
                 now: services.now(),
               });
         if (!verdict.valid) {
+          // A missing secret is the operator's set-up (logged above), not a forged delivery.
+          if (secret !== undefined) {
+            securityEvent(
+              services.logger,
+              'webhook_forged',
+              {
+                integration: slug,
+                webhookId,
+                accountId,
+                reason: forgeryReason(verdict.reason),
+                requestId: c.get('requestId' as never) as string | undefined,
+              },
+              'webhook refused: its signature did not verify',
+            );
+          }
           return errorResponse(
             c,
             401,
@@ -145,4 +168,27 @@ export function webhookRoutes(services: HostServices): Hono {
     },
   );
   return app;
+}
+
+/** Why a webhook signature was refused, as the security log names it. */
+export type ForgeryReason =
+  | 'missing_signature'
+  | 'malformed'
+  | 'missing_timestamp'
+  | 'stale_timestamp'
+  | 'mismatch'
+  | 'misconfigured';
+
+/**
+ * The category of a refused signature, for the security log: never the header, digest or body.
+ * @example forgeryReason('signature does not match') // 'mismatch'
+ */
+export function forgeryReason(reason: string | undefined): ForgeryReason {
+  const text = reason ?? '';
+  if (/^missing signature header|^no .* digest/.test(text)) return 'missing_signature';
+  if (/^malformed/.test(text)) return 'malformed';
+  if (/^missing timestamp/.test(text)) return 'missing_timestamp';
+  if (/^timestamp outside/.test(text)) return 'stale_timestamp';
+  if (/^signature does not match/.test(text)) return 'mismatch';
+  return 'misconfigured';
 }

@@ -18,7 +18,22 @@ import type {
  */
 export interface RuntimeVersion {
   readonly id: string;
+  /** The integration and version number, for what the runtime reports (security events, warnings). */
+  readonly slug?: string;
+  readonly number?: number;
   loadBundle(): Promise<string>;
+}
+
+/** Something partner code tried that the runtime refused or stopped, for the host's logs. */
+export interface RuntimeReport {
+  /** `capability_borrowing`: a request under a call id its isolate does not run (a security event). */
+  readonly kind: 'capability_borrowing' | 'leftover_work';
+  readonly versionId: string;
+  readonly integration: string | undefined;
+  readonly version: number | undefined;
+  /** The runner process's id. */
+  readonly runner: number;
+  readonly message: string;
 }
 
 export interface RuntimeCall {

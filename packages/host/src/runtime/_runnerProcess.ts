@@ -1,14 +1,25 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import type { Capabilities, LogEntry } from '@platform/sdk/runtime';
+import { randomUUID } from 'node:crypto';
+import { type Capabilities, type LogEntry, toWireError } from '@platform/sdk/runtime';
 import { RUNNER_DIR } from './buildGuestPrelude.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
 /** Why a call failed in the runner (`error`: the guest threw). */
-type RunnerFailureKind = 'cpu' | 'memory' | 'disposed' | 'error' | 'missing_code';
+type RunnerFailureKind = 'cpu' | 'memory' | 'requests' | 'disposed' | 'error' | 'missing_code';
 
 /** Isolates one runner keeps, and how long one may stay idle, unless told otherwise. */
 const MAX_ISOLATES = 32;
 const ISOLATE_IDLE_MS = 10 * 60_000;
+/** CPU an isolate may use while none of its calls runs (work a handler left behind). */
+const LEFTOVER_CPU_MS = 100;
+
+/** What a runner reports about partner code it refused or stopped. */
+export interface RunnerReport {
+  readonly kind: 'capability_borrowing' | 'leftover_work';
+  readonly versionId: string;
+  readonly runner: number;
+  readonly message: string;
+}
 
 /** How a call into a runner ended: the guest's JSON result, or why there is none. */
 export type RunnerOutcome =
@@ -37,7 +48,9 @@ export interface RunnerCall {
 
 type FromRunner =
   | { type: 'ready' }
-  | { type: 'cap'; callId: string; capId: number; method: string; args: string }
+  | { type: 'cap'; callId: string; versionId: string; capId: number; method: string; args: string }
+  | { type: 'security'; kind: 'capability_borrowing'; versionId: string; message: string }
+  | { type: 'leftover'; versionId: string; cpuMs: number }
   | { type: 'log'; callId: string; entry: string }
   | { type: 'evicted'; versionId: string }
   | { type: 'stats'; statsId: number; isolates: number; versions: number }
@@ -50,6 +63,7 @@ type FromRunner =
     };
 
 interface InFlight {
+  readonly versionId: string;
   readonly capabilities: Capabilities;
   readonly settle: (outcome: RunnerOutcome) => void;
 }
@@ -109,6 +123,10 @@ export function startRunnerProcess(options: {
   maxIsolates?: number;
   /** An isolate idle this long is disposed with its code. Default 10 minutes. */
   idleMs?: number;
+  /** CPU an isolate may use while none of its calls runs; past it, it is disposed. Default 100 ms. */
+  leftoverCpuMs?: number;
+  /** A request refused for naming a call its isolate does not run; an isolate disposed for leftover work. */
+  onReport?: (report: RunnerReport) => void;
 }): RunnerProcess {
   const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
   const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
@@ -122,7 +140,6 @@ export function startRunnerProcess(options: {
   const statsWaiting = new Map<number, (stats: RunnerStats | undefined) => void>();
   let nextStats = 1;
   let exited = false;
-  let nextCall = 1;
 
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => {
@@ -134,15 +151,45 @@ export function startRunnerProcess(options: {
     memoryLimitMb: options.memoryLimitMb,
     maxIsolates: options.maxIsolates ?? MAX_ISOLATES,
     idleMs: options.idleMs ?? ISOLATE_IDLE_MS,
+    leftoverCpuMs: options.leftoverCpuMs ?? LEFTOVER_CPU_MS,
   });
+
+  const report = (kind: RunnerReport['kind'], versionId: unknown, message: unknown) =>
+    options.onReport?.({
+      kind,
+      versionId: String(versionId),
+      runner: child.pid ?? -1,
+      message: String(message),
+    });
 
   child.on('message', (raw) => {
     const message = raw as FromRunner;
     if (message.type === 'cap') {
+      // The runner answers only for a call of the isolate that asks; checked again here: the
+      // call must be in flight on this runner, for the version whose isolate sent it.
       const call = calls.get(message.callId);
-      void answerCapability(call?.capabilities, message.method, message.args).then((reply) => {
-        if (!exited) child.send({ type: 'cap-result', capId: message.capId, reply });
-      });
+      const own = call !== undefined && call.versionId === message.versionId;
+      // An unknown id is a call that just timed out here; another version's call is an attack.
+      if (call !== undefined && !own) {
+        report(
+          'capability_borrowing',
+          message.versionId,
+          'refused a capability request for a call this runner did not start for that version',
+        );
+      }
+      void answerCapability(own ? call.capabilities : undefined, message.method, message.args).then(
+        (reply) => {
+          if (!exited) child.send({ type: 'cap-result', capId: message.capId, reply });
+        },
+      );
+    } else if (message.type === 'security') {
+      report('capability_borrowing', message.versionId, message.message);
+    } else if (message.type === 'leftover') {
+      report(
+        'leftover_work',
+        message.versionId,
+        `work a handler left running after its call used ${message.cpuMs} ms of CPU; its isolate was disposed`,
+      );
     } else if (message.type === 'log') {
       const call = calls.get(message.callId);
       try {
@@ -223,7 +270,8 @@ export function startRunnerProcess(options: {
     if (exited || !child.connected) {
       return { ok: false, error: { kind: 'runner_exit', message: 'the runner process has exited' } };
     }
-    const callId = `c${nextCall++}`;
+    // Random: no isolate can guess or enumerate the id of a call it does not run.
+    const callId = randomUUID();
     const script = withoutScript ? undefined : await call.script();
     if (call.ephemeral) loaded.delete(call.versionId);
     else loaded.add(call.versionId);
@@ -237,6 +285,7 @@ export function startRunnerProcess(options: {
         });
       }, call.timeoutMs);
       calls.set(callId, {
+        versionId: call.versionId,
         capabilities: call.capabilities,
         settle: (outcome) => {
           clearTimeout(timer);
@@ -263,7 +312,7 @@ async function answerCapability(
   argsJson: string,
 ): Promise<string> {
   try {
-    if (capabilities === undefined) throw new Error('this call has already ended');
+    if (capabilities === undefined) throw new Error('refused: no such call is running for this version');
     const args = JSON.parse(argsJson) as unknown[];
     if (!Array.isArray(args)) throw new TypeError('capability arguments must be a JSON array');
     const [a, b, c] = args as [never, never, never];
@@ -292,14 +341,7 @@ async function answerCapability(
     }
     return JSON.stringify({ ok: true, value });
   } catch (error) {
-    const { name, message, reason } = error as { name?: unknown; message?: unknown; reason?: unknown };
-    return JSON.stringify({
-      ok: false,
-      error: {
-        name: typeof name === 'string' ? name : 'Error',
-        message: typeof message === 'string' ? message : String(error),
-        ...(typeof reason === 'string' ? { reason } : {}),
-      },
-    });
+    // Class name, message, code and properties: the guest rebuilds the sdk's own error class.
+    return JSON.stringify({ ok: false, error: toWireError(error) });
   }
 }

@@ -10,12 +10,13 @@ import {
 import {
   type RunnerOutcome,
   type RunnerProcess,
+  type RunnerReport,
   type RunnerStats,
   startRunnerProcess,
 } from './_runnerProcess.js';
 import { buildGuestPrelude } from './buildGuestPrelude.js';
 import { resolveIsolatedVm } from './isolatedVm.js';
-import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
+import type { Runtime, RuntimeCall, RuntimeReport, RuntimeVersion } from './Runtime.js';
 import { toIsolateScript } from './toIsolateScript.js';
 
 export interface IsolatedRuntimeOptions {
@@ -31,8 +32,15 @@ export interface IsolatedRuntimeOptions {
   readonly isolateIdleMs?: number;
   /** Budget of `describe` (loading a bundle to read its definition). Default 10 s. */
   readonly describeTimeoutMs?: number;
+  /**
+   * CPU an isolate may use while none of its calls runs (timers, promise chains or loops a handler
+   * left behind); past it the isolate is disposed and the next call gets a fresh one. Default 100 ms.
+   */
+  readonly leftoverCpuMs?: number;
   /** Operational messages (runner exits, runner stderr). */
   readonly onWarning?: (message: string) => void;
+  /** Partner code refused or stopped: borrowed call ids (a security event), leftover work. */
+  readonly onReport?: (report: RuntimeReport) => void;
 }
 
 export interface IsolatedRuntime extends Runtime {
@@ -59,6 +67,12 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   const SCRIPTS_KEPT = 64;
   // Versions that have run a handler here; describing any other one loads it for that call only.
   const loadedVersions = new Set<string>();
+  // Integration and number by version id, for reports (bounded like the scripts).
+  const labels = new Map<string, { slug: string | undefined; number: number | undefined }>();
+  const report = (runnerReport: RunnerReport) => {
+    const label = labels.get(runnerReport.versionId);
+    options.onReport?.({ ...runnerReport, integration: label?.slug, version: label?.number });
+  };
   const pool: (RunnerProcess | undefined)[] = new Array(size).fill(undefined);
   let closed = false;
   let prelude: string | undefined;
@@ -71,6 +85,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       isolatedVm,
       ...(options.maxIsolatesPerRunner === undefined ? {} : { maxIsolates: options.maxIsolatesPerRunner }),
       ...(options.isolateIdleMs === undefined ? {} : { idleMs: options.isolateIdleMs }),
+      ...(options.leftoverCpuMs === undefined ? {} : { leftoverCpuMs: options.leftoverCpuMs }),
+      onReport: report,
       onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
       onExit: (code, signal) => {
         if (pool[slot] === runner) pool[slot] = undefined;
@@ -136,6 +152,10 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     ephemeral = false,
   ): Promise<RunnerOutcome> {
     const runner = await pick(version.id);
+    if (!labels.has(version.id)) {
+      if (labels.size >= 1024) labels.delete(labels.keys().next().value!);
+      labels.set(version.id, { slug: version.slug, number: version.number });
+    }
     const outcome = await runner.call({
       versionId: version.id,
       script: () => scriptFor(version),

@@ -1,7 +1,8 @@
+import { resolveSecretTier, type SecretTier } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
 
-export type SecretTier = 'account' | 'source' | 'global';
+export type { SecretTier };
 
 /** Whose secret a row is: the account (account tier), the source (source tier), nobody (global). */
 export interface SecretScope {
@@ -27,7 +28,7 @@ export async function secretTiers(db: Queryable, scope: SecretScope, name: strin
   return new Set(rows.map((row) => row.tier as SecretTier));
 }
 
-/** Resolves a secret: account tier, then source, then global. */
+/** Resolves a secret in the sdk's tier order (account, then source, then global). */
 export async function readSecret(
   db: Queryable,
   box: SecretBox,
@@ -36,11 +37,10 @@ export async function readSecret(
 ): Promise<string | undefined> {
   const { rows } = await db.query(
     `SELECT tier, owner_id, ciphertext FROM secrets WHERE integration_slug = $1 AND name = $2 AND (
-       (tier = 'account' AND owner_id = $3) OR (tier = 'source' AND owner_id = $4) OR (tier = 'global' AND owner_id = ''))
-     ORDER BY CASE tier WHEN 'account' THEN 0 WHEN 'source' THEN 1 ELSE 2 END LIMIT 1`,
+       (tier = 'account' AND owner_id = $3) OR (tier = 'source' AND owner_id = $4) OR (tier = 'global' AND owner_id = ''))`,
     [scope.slug, name, scope.accountId, scope.sourceId],
   );
-  const row = rows[0];
+  const row = resolveSecretTier((tier) => rows.find((candidate) => candidate.tier === tier));
   if (row === undefined) return undefined;
   return box.decrypt(
     row.ciphertext as string,

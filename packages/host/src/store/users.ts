@@ -81,13 +81,28 @@ export async function createAccount(
   return { id, slug: input.slug, name: input.name };
 }
 
+/**
+ * The one rule that names an account, as SQL over the parameter `param` (for example `'$3'`): its
+ * id, else its slug; an id wins should a slug ever equal another account's id. At most one row
+ * (`id`, `slug`, `name`). Routes embed it to resolve the account in the same round trip as the
+ * rest of a call; `findAccount` runs it alone. Membership and activation checks must join on the
+ * resolved `id`, never on what the caller passed.
+ */
+export const accountByRefSql = (param: string): string =>
+  `SELECT id, slug, name FROM accounts WHERE id = ${param} OR slug = ${param} ORDER BY id = ${param} DESC LIMIT 1`;
+
+/**
+ * What an unknown account reference is called in messages.
+ * @example unknownAccount('alice-co') // 'No account "alice-co" (by id or slug)'
+ */
+export const unknownAccount = (idOrSlug: string): string => `No account "${idOrSlug}" (by id or slug)`;
+
+/** The account `idOrSlug` names (see `accountByRefSql`), or undefined. */
 export async function findAccount(
   db: Queryable,
   idOrSlug: string,
 ): Promise<{ id: string; slug: string; name: string } | undefined> {
-  const { rows } = await db.query('SELECT id, slug, name FROM accounts WHERE id = $1 OR slug = $1', [
-    idOrSlug,
-  ]);
+  const { rows } = await db.query(accountByRefSql('$1'), [idOrSlug]);
   return rows[0] as { id: string; slug: string; name: string } | undefined;
 }
 

@@ -1,5 +1,9 @@
 export type { ValidationIssue } from '../runtime/_validate.js';
 export type { ActionErrorCode, DevError } from '../runtime/envelope.js';
+export {
+  isOAuthCallbackErrorCode,
+  type OAuthCallbackErrorCode,
+} from '../runtime/oauthCallbackErrorCodes.js';
 export { type FetchIntegrationStorageOptions, fetchIntegrationStorage } from './fetchIntegrationStorage.js';
 export {
   CLIENT_ERROR_CODES,
@@ -38,9 +42,7 @@ export {
   partnerOAuthStatusUrl,
 } from './partnerOAuth.js';
 export {
-  isOAuthCallbackErrorCode,
   OAUTH_CALLBACK_ERROR_MESSAGES,
-  type OAuthCallbackErrorCode,
   type PartnerOAuthError,
   type PartnerOAuthErrorParam,
   partnerOAuthErrorParam,

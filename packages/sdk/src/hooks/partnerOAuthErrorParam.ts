@@ -1,3 +1,5 @@
+import { isOAuthCallbackErrorCode, type OAuthCallbackErrorCode } from '../runtime/oauthCallbackErrorCodes.js';
+
 /**
  * What the OAuth callback appends as `<slug>_oauth_error=<code>` when a connection fails, each with
  * the message a person sees (typographic apostrophes, as the spec asks).
@@ -22,10 +24,7 @@ export const OAUTH_CALLBACK_ERROR_MESSAGES = {
     'The provider refused the OAuth app (its client or scopes), so the app isn’t set up yet. Ask a workspace admin to finish the app’s setup with the provider.',
   organization_access:
     'Organization-wide access was granted, but only personal access is accepted. Connect again and grant access to your personal account only.',
-} as const;
-
-/** A code of the OAuth callback's error parameter. */
-export type OAuthCallbackErrorCode = keyof typeof OAUTH_CALLBACK_ERROR_MESSAGES;
+} as const satisfies Record<OAuthCallbackErrorCode, string>;
 
 /** The error a return URL carries: its code and the message to show. */
 export interface PartnerOAuthError {
@@ -64,14 +63,6 @@ export function partnerOAuthErrorParam(slug: string): PartnerOAuthErrorParam {
       return code === null || code === '' ? null : { code, message: messageFor(code) };
     },
   };
-}
-
-/**
- * True when `code` is one of the OAuth callback's error codes.
- * @example isOAuthCallbackErrorCode('denied') // true
- */
-export function isOAuthCallbackErrorCode(code: string): code is OAuthCallbackErrorCode {
-  return Object.hasOwn(OAUTH_CALLBACK_ERROR_MESSAGES, code);
 }
 
 function toSearchParams(url: string | URL | URLSearchParams): URLSearchParams {

@@ -21,7 +21,7 @@ export type StorageScopeName = 'account' | 'user';
 
 export interface LogEntry {
   readonly level: LogLevel;
-  /** Already redacted. */
+  /** Redacted by the guest engine's logger; the host redacts and budgets every entry again (never trusts this). */
   readonly message: string;
   readonly fields?: Readonly<Record<string, unknown>>;
 }

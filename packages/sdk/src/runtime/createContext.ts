@@ -12,6 +12,7 @@ import { describeIssues, validateWith } from './_validate.js';
 import type { Capabilities, StorageScopeName } from './capabilities.js';
 import { createGuestFetch } from './createGuestFetch.js';
 import { redactFields, redactText } from './redact.js';
+import { undeclaredStorageKeyError, withRuntimeErrors } from './runtimeErrors.js';
 
 export interface CreateContextOptions {
   readonly definition: AnyIntegrationDefinition;
@@ -28,7 +29,9 @@ export interface CreateContextOptions {
  * @example const ctx = createContext({ definition, capabilities, actor: { kind: 'machine', accountId } });
  */
 export function createContext(options: CreateContextOptions): IntegrationContext {
-  const { definition, capabilities, actor } = options;
+  const { definition, actor } = options;
+  // Failures of capabilities across a boundary become this copy's error classes, code and all.
+  const capabilities = withRuntimeErrors(options.capabilities);
   const account = createStorageScope(definition, capabilities, 'account');
   const user = actor.kind === 'machine' ? undefined : createStorageScope(definition, capabilities, 'user');
   const storage = Object.freeze({
@@ -59,12 +62,7 @@ function createStorageScope(
   const schemas = definition.storage?.[scope] ?? {};
   const schemaFor = (key: string) => {
     if (typeof key === 'string' && Object.hasOwn(schemas, key)) return schemas[key]!;
-    throw new StorageValidationError(
-      scope,
-      String(key),
-      'this key is not declared',
-      `Declare "${String(key)}" under storage.${scope} in the definition before using it.`,
-    );
+    throw undeclaredStorageKeyError(scope, String(key));
   };
   return Object.freeze({
     async get(key: string) {

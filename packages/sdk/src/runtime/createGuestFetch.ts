@@ -1,7 +1,6 @@
-import { isEgressAllowed } from '@platform/integration-schema';
-import { EgressDeniedError } from '../integration/errors.js';
 import { base64ToBytes, bytesToBase64 } from './_base64.js';
 import type { Capabilities, CapabilityFetchResponse } from './capabilities.js';
+import { checkEgressUrl } from './checkEgressUrl.js';
 import { redactUrl } from './redact.js';
 
 export interface GuestFetchOptions {
@@ -29,7 +28,7 @@ export function createGuestFetch(options: GuestFetchOptions) {
   const maxRedirects = options.maxRedirects ?? 5;
 
   return async function guestFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    checkUrl(input, options.egress);
+    checkEgressUrl(input instanceof Request ? input.url : input, options.egress, { caller: 'ctx.fetch' });
     const request = new Request(input, init);
     const redirectMode = request.redirect;
     const signal = request.signal;
@@ -62,7 +61,7 @@ export function createGuestFetch(options: GuestFetchOptions) {
         throw new TypeError(`fetch ${redactUrl(request.url)} followed more than ${maxRedirects} redirects`);
       }
       const next = new URL(location, url);
-      checkUrl(next, options.egress, 'redirect');
+      checkEgressUrl(next, options.egress, { caller: 'ctx.fetch', redirect: true, egressReason: 'redirect' });
       // As browsers do: 303, and 301/302 after POST, continue as GET without a body.
       if (
         response.status === 303 ||
@@ -79,40 +78,6 @@ export function createGuestFetch(options: GuestFetchOptions) {
       url = withoutFragment(next.href);
     }
   };
-}
-
-function checkUrl(input: string | URL | Request, egress: readonly string[], via?: 'redirect'): URL {
-  const raw = input instanceof Request ? input.url : String(input);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new TypeError(`ctx.fetch needs an absolute URL; received "${redactUrl(raw)}"`);
-  }
-  const shown = redactUrl(url);
-  const viaText = via === 'redirect' ? ' (redirect target)' : '';
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new EgressDeniedError(
-      url.origin,
-      `ctx.fetch to ${shown}${viaText} refused: only http(s) URLs can be fetched`,
-      'scheme',
-    );
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new EgressDeniedError(
-      url.origin,
-      `ctx.fetch to ${shown}${viaText} refused: the URL carries credentials; send them in a header instead`,
-      'credentials',
-    );
-  }
-  if (!isEgressAllowed(url, egress)) {
-    throw new EgressDeniedError(
-      url.origin,
-      `ctx.fetch to ${shown}${viaText} refused: ${url.origin} is not in this integration's egress; add it to egress in the definition`,
-      via,
-    );
-  }
-  return url;
 }
 
 function headerValue(response: CapabilityFetchResponse, name: string): string | undefined {

@@ -6,6 +6,7 @@ import type {
   LogEntry,
 } from './capabilities.js';
 import { redactUrl } from './redact.js';
+import { isAdminOnlySecret, resolveSecretTier } from './secretTiers.js';
 
 export interface MemoryCapabilitiesOptions {
   /** Initial stored values (validated on read, like real stored data). */
@@ -87,13 +88,11 @@ export function createMemoryCapabilities(options: MemoryCapabilitiesOptions = {}
     },
     secrets: {
       async get(name) {
-        const { account, source, global } = state.secrets;
-        return account.get(name) ?? source.get(name) ?? global.get(name);
+        return resolveSecretTier((tier) => state.secrets[tier].get(name));
       },
       async set(name, value) {
-        const { account, source, global } = state.secrets;
-        if (!account.has(name) && (source.has(name) || global.has(name))) throw new SecretAccessError(name);
-        account.set(name, value);
+        if (isAdminOnlySecret((tier) => state.secrets[tier].has(name))) throw new SecretAccessError(name);
+        state.secrets.account.set(name, value);
       },
     },
     log(entry) {

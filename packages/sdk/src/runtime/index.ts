@@ -6,6 +6,7 @@ export type {
   LogEntry,
   StorageScopeName,
 } from './capabilities.js';
+export { type CheckEgressUrlOptions, checkEgressUrl } from './checkEgressUrl.js';
 export { type CreateContextOptions, createContext } from './createContext.js';
 export { createGuestFetch, type GuestFetchOptions } from './createGuestFetch.js';
 export {
@@ -31,11 +32,30 @@ export {
   type RunResult,
 } from './envelope.js';
 export { type InvokeActionOptions, invokeAction } from './invokeAction.js';
+export {
+  isOAuthCallbackErrorCode,
+  OAUTH_CALLBACK_ERROR_CODES,
+  type OAuthCallbackErrorCode,
+} from './oauthCallbackErrorCodes.js';
 export { redactFields, redactText, redactUrl } from './redact.js';
 export { type ActivateResult, runActivate } from './runActivate.js';
 export { type GuestCall, runGuestCall } from './runGuestCall.js';
 export { type OnTokensErrorCode, runOnTokens } from './runOnTokens.js';
 export { runSchedule, type ScheduleErrorCode } from './runSchedule.js';
+export {
+  fromWireError,
+  toWireError,
+  undeclaredStorageKeyError,
+  type WireError,
+  withRuntimeErrors,
+} from './runtimeErrors.js';
+export {
+  isAdminOnlySecret,
+  resolveSecretTier,
+  SECRET_TIERS,
+  type SecretTier,
+} from './secretTiers.js';
+export { type SignWebhookPayloadInput, signWebhookPayload } from './signWebhookPayload.js';
 export {
   type VerifyWebhookSignatureInput,
   verifyWebhookSignature,

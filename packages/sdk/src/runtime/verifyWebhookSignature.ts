@@ -1,14 +1,13 @@
-import type { WebhookSignature, WebhookSignatureScheme } from '@platform/integration-schema';
+import type { WebhookSignature } from '@platform/integration-schema';
 import {
-  concatBytes,
   constantTimeEqual,
   decodeDigest,
   digestLength,
   type HmacAlgorithm,
   hmac,
   isHmacAlgorithm,
-  utf8,
 } from './_hmac.js';
+import { hasTimestampSource, needsTimestamp, resolveScheme, signedMessage } from './_signatureScheme.js';
 
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -39,10 +38,8 @@ export async function verifyWebhookSignature(
   input: VerifyWebhookSignatureInput,
 ): Promise<WebhookVerification> {
   const { signature, headers, rawBody, secret } = input;
-  const scheme: WebhookSignatureScheme = signature.scheme ?? {};
-  const algorithm = scheme.algorithm ?? 'sha256';
-  const format = scheme.format ?? 'digest';
-  const template = scheme.signedPayload ?? '{body}';
+  const scheme = resolveScheme(signature);
+  const { algorithm, format, signedPayload: template } = scheme;
   if (!isHmacAlgorithm(algorithm)) return invalid('unsupported signature algorithm');
   if (format !== 'digest' && format !== 'keyed') return invalid('unsupported signature format');
   if (format === 'keyed' && !scheme.digestKey) return invalid('scheme has no digestKey');
@@ -68,10 +65,8 @@ export async function verifyWebhookSignature(
   if (timestamp === undefined && scheme.timestampHeader)
     timestamp = readHeader(headers, scheme.timestampHeader);
 
-  const needsTimestamp = template.includes('{timestamp}') || scheme.toleranceSeconds !== undefined;
-  if (needsTimestamp) {
-    const hasSource = (format === 'keyed' && scheme.timestampKey) || scheme.timestampHeader;
-    if (!hasSource) return invalid('scheme has no timestamp source');
+  if (needsTimestamp(scheme)) {
+    if (!hasTimestampSource(scheme)) return invalid('scheme has no timestamp source');
     if (timestamp === undefined) return invalid('missing timestamp');
     if (!/^\d+$/.test(timestamp)) return invalid('malformed timestamp');
   }
@@ -151,17 +146,4 @@ function parseDigestList(header: string, algorithm: HmacAlgorithm): string[] {
     else if (labelled[1]?.toLowerCase() === algorithm) digests.push(labelled[2] ?? '');
   }
   return digests;
-}
-
-/** Encodes each part separately so that a body that is not valid UTF-8 is signed byte for byte. */
-function signedMessage(
-  template: string,
-  timestamp: string,
-  rawBody: string | Uint8Array,
-): Uint8Array<ArrayBuffer> {
-  const body = typeof rawBody === 'string' ? utf8(rawBody) : rawBody;
-  const parts = template
-    .split(/(\{timestamp\}|\{body\})/)
-    .map((part) => (part === '{body}' ? body : utf8(part === '{timestamp}' ? timestamp : part)));
-  return concatBytes(parts);
 }

@@ -1,6 +1,7 @@
 import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
+import { DEFAULT_HOST } from './defaultHost.js';
 import type { InitOptions, InitReport } from './initProject.js';
 
 /** `platform init [directory] [--slug <slug>] [--docs <value>]... [--force]`. */
@@ -12,7 +13,8 @@ export const initCommand = defineCommand<InitOptions, InitReport>({
     'Writes a project into the directory (default: the current one): platform.json, an integration',
     'with a widget, an action, storage and a test, harness.config.ts with default/empty/error fixtures,',
     'a strict tsconfig.json (noUncheckedIndexedAccess), the lint preset (Biome, i18next banned), pinned',
-    'dependencies, pnpm-workspace.yaml and .gitignore. Installs nothing; works with npm and pnpm.',
+    "dependencies, pnpm-workspace.yaml, .gitignore and .npmrc (@platform/* from the host's registry,",
+    'never the public one). Installs nothing; works with npm and pnpm.',
   ],
   options: {
     slug: {
@@ -27,10 +29,16 @@ export const initCommand = defineCommand<InitOptions, InitReport>({
       description: 'A doc for platform.json: a path (created) or a URL',
     },
     force: { type: 'boolean', description: 'Write into a non-empty directory' },
+    host: {
+      type: 'string',
+      value: '<url>',
+      description: `The Platform host whose registry serves @platform/* (.npmrc; default ${DEFAULT_HOST})`,
+    },
   },
   examples: [
     'platform init acme-notes',
     'platform init acme-notes --docs docs/setup.md --docs https://acme.example/help',
+    'platform init acme-notes --host https://platform.example.com',
   ],
   exitCodes: ['1 the directory is not empty (pass --force)'],
   parse(commandLine, context) {
@@ -43,13 +51,14 @@ export const initCommand = defineCommand<InitOptions, InitReport>({
         },
       );
     }
-    const { slug, docs, force } = commandLine.values;
+    const { slug, docs, force, host } = commandLine.values;
     return {
       cwd: context.cwd,
       directory: commandLine.positionals[0] ?? '.',
       ...(typeof slug === 'string' ? { slug } : {}),
       docs: Array.isArray(docs) ? docs.filter((doc) => typeof doc === 'string') : [],
       force: force === true,
+      ...(typeof host === 'string' ? { host } : {}),
       env: context.env,
     };
   },
@@ -64,6 +73,8 @@ function renderInit(report: InitReport, style: Style): string {
   return `${[
     `${style.green('Created')} ${style.bold(report.slug)} in ${report.directory}`,
     ...report.files.map((file) => `  ${file}`),
+    '',
+    `@platform/* installs from ${style.bold(report.registry)}${report.hostDefaulted ? ' (the local host `npm start` serves; pass --host <url> for another)' : ''}`,
     '',
     'Next:',
     ...report.nextSteps.map((step) => `  ${style.cyan(step)}`),

@@ -1,3 +1,4 @@
 export { initCommand } from './command.js';
-export { type InitOptions, type InitReport, initProject } from './initProject.js';
+export { DEFAULT_HOST } from './defaultHost.js';
+export { type InitOptions, type InitReport, initProject, registryUrl } from './initProject.js';
 export { displayName, SCAFFOLD_VERSIONS, type ScaffoldOptions, scaffoldFiles } from './scaffoldFiles.js';

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { isKebabCase, kebabCaseMessage, toKebabCase } from '@platform/integration-schema';
 import { CliError } from '../../cli/CliError.js';
 import { detectPackageManager, type PackageManager } from '../../project/packageJson.js';
 import { isDocUrl } from '../../project/readManifest.js';
+import { DEFAULT_HOST } from './defaultHost.js';
 import { scaffoldFiles } from './scaffoldFiles.js';
 
 /** What `initProject` needs. */
@@ -18,6 +19,11 @@ export interface InitOptions {
   readonly docs: readonly string[];
   /** Write into a non-empty directory (scaffold files are overwritten, others kept). */
   readonly force: boolean;
+  /**
+   * The Platform host whose `/registry/` serves `@platform/*` (`--host`); default
+   * {@link DEFAULT_HOST}.
+   */
+  readonly host?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -30,6 +36,13 @@ export interface InitReport {
   readonly docs: readonly string[];
   readonly packageManager: PackageManager;
   readonly nextSteps: readonly string[];
+  /**
+   * Where `@platform/*` installs from (`.npmrc`'s `@platform:registry`): the host's `/registry/`.
+   * The `@platform` scope of the public npm registry belongs to someone else.
+   */
+  readonly registry: string;
+  /** No `--host` was given: the registry is {@link DEFAULT_HOST}'s. */
+  readonly hostDefaulted: boolean;
 }
 
 // Entries that do not make a directory "non-empty" for init.
@@ -45,6 +58,7 @@ export function initProject(options: InitOptions): InitReport {
     });
   }
   const docs = [...new Set(options.docs.map(checkDoc))];
+  const registry = registryUrl(options.host ?? DEFAULT_HOST);
   if (existsSync(directory)) {
     const entries = readdirSync(directory).filter((entry) => !IGNORED_ENTRIES.has(entry));
     if (entries.length > 0 && !options.force) {
@@ -57,12 +71,17 @@ export function initProject(options: InitOptions): InitReport {
       );
     }
   }
-  const files = scaffoldFiles({ slug, docs });
+  const files = scaffoldFiles({ slug, docs, registry });
   for (const [path, content] of Object.entries(files)) {
     const target = join(directory, path);
     mkdirSync(dirname(target), { recursive: true });
     // A doc that already exists (with --force) is the partner's own writing: keep it.
     if (docs.includes(path) && existsSync(target)) continue;
+    // An existing .npmrc (with --force) keeps its other settings (auth, other scopes).
+    if (path === '.npmrc' && existsSync(target)) {
+      writeFileSync(target, mergeNpmrc(readFileSync(target, 'utf8'), content));
+      continue;
+    }
     writeFileSync(target, content);
   }
   const manager = detectPackageManager(directory, options.env);
@@ -75,7 +94,44 @@ export function initProject(options: InitOptions): InitReport {
     docs,
     packageManager: manager,
     nextSteps: [...cd, `${manager} install`, `${run} platform validate`, `${run} platform test`],
+    registry,
+    hostDefaulted: options.host === undefined,
   };
+}
+
+/**
+ * `<host>/registry/` of a host URL (http or https; a path prefix is kept, a trailing slash dropped).
+ * @example registryUrl('https://host.example/') // 'https://host.example/registry/'
+ */
+export function registryUrl(host: string): string {
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new CliError('usage', `--host "${host}" is not an http(s) URL of a Platform host.`, {
+      hint: `Pass the host's URL without query or credentials, for example --host ${DEFAULT_HOST} or --host https://platform.example.com.`,
+    });
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}/registry/`;
+}
+
+// The scaffold's lines replace the same settings of an existing .npmrc; the rest is kept.
+function mergeNpmrc(existing: string, scaffold: string): string {
+  const ours = scaffold.split('\n').filter((line) => line !== '');
+  const kept = existing
+    .split('\n')
+    .filter((line) => !/^\s*@platform:registry\s*=/.test(line) && !ours.includes(line));
+  while (kept.at(-1) === '') kept.pop();
+  return `${[...kept, ...ours].join('\n')}\n`;
 }
 
 function slugFromDirectory(directory: string): string {

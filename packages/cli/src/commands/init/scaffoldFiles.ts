@@ -7,6 +7,8 @@ export interface ScaffoldOptions {
   readonly slug: string;
   /** Docs for the manifest: local paths (created) and URLs (recorded). */
   readonly docs: readonly string[];
+  /** The Platform host's registry (`https://host.example/registry/`), for `@platform/*` in `.npmrc`. */
+  readonly registry: string;
 }
 
 /**
@@ -132,7 +134,8 @@ export function scaffoldFiles(options: ScaffoldOptions): Record<string, string> 
     'biome.json': json(BIOME_CONFIG),
     'pnpm-workspace.yaml': PNPM_WORKSPACE,
     '.gitignore': GITIGNORE,
-    'README.md': readme(slug, name),
+    '.npmrc': npmrc(options.registry),
+    'README.md': readme(slug, name, options.registry),
     'harness.config.ts': harnessConfig(slug, name, widgetId),
     [entry]: integration(slug, name, component, widgetId),
     [`src/${slug}/integration.test.ts`]: integrationTest(),
@@ -201,10 +204,19 @@ coverage/
 .platform/test-report.json
 `;
 
-function readme(slug: string, name: string): string {
+// npm and pnpm both read it. The public registry's @platform scope is someone else's packages.
+function npmrc(registry: string): string {
+  return `# @platform/* installs from the Platform host, never from the public npm registry.
+@platform:registry=${registry}
+`;
+}
+
+function readme(slug: string, name: string, registry: string): string {
   return `# ${name}
 
 A Platform integration (\`${slug}\`).
+
+\`@platform/*\` packages install from the Platform host's registry, ${registry} (set in \`.npmrc\`).
 
 \`\`\`sh
 npm install            # or: pnpm install

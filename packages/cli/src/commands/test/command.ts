@@ -1,6 +1,8 @@
 import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
+import { renderFinding } from '../validate/finding.js';
+import type { TestCounts } from './readVitestReport.js';
 import type { TestOptions, TestReport } from './runProjectTests.js';
 
 /** `platform test`: the project's vitest run, then a failures appendix; exits with the tests' code. */
@@ -10,15 +12,17 @@ export const testCommand = defineCommand<TestOptions, TestReport>({
   args: '[-- <vitest arguments>]',
   description: [
     "Runs the project's own vitest (`vitest run`), shows its output, then a failures appendix:",
-    'each failing test, its file:line and the first line of its assertion message. Arguments',
-    'after -- go to vitest untouched. With --json, vitest prints nothing and data holds counts',
-    `and failures; the JSON report is also kept in .platform/test-report.json.`,
+    'each failing test, its file:line and the first line of its assertion message, and each test',
+    'file that failed to run; when one did, also the definition problems of the integrations, as',
+    '`platform validate` reports them. Arguments after -- go to vitest untouched. With --json,',
+    'vitest prints nothing and data holds counts, failures and findings; the JSON report is also',
+    'kept in .platform/test-report.json.',
   ],
   options: {
     raw: { type: 'boolean', description: "Only vitest's own output: no failures appendix" },
   },
   examples: ['platform test', 'platform test --raw', 'platform test --json -- src/acme-notes'],
-  exitCodes: ["1 (or vitest's own code) a test failed, or vitest could not run"],
+  exitCodes: ["1 (or vitest's own code) a test or a test file failed, or vitest could not run"],
   parse(commandLine, context) {
     if (commandLine.positionals.length > 0) {
       throw new CliError('usage', `Unexpected argument "${commandLine.positionals[0]}".`, {
@@ -40,12 +44,15 @@ export const testCommand = defineCommand<TestOptions, TestReport>({
     const report = await runProjectTests(options);
     if (report.exitCode === 0) return { ok: true, data: report };
     const counts = report.counts;
+    const problems = report.findings.length;
     const message =
       counts === null
         ? `The tests failed (vitest exit code ${report.exitCode}).`
-        : `${counts.failed} of ${counts.total} tests failed${counts.failedFiles > 0 ? `, and ${counts.failedFiles} test file(s) failed to run` : ''}.`;
+        : `${failureSummary(counts, report.exitCode)}${problems > 0 ? ` The integration definitions have ${plural(problems, 'problem')}.` : ''}`;
     const where = context.json
-      ? 'in data.failures'
+      ? problems > 0
+        ? 'in data.findings and data.failures'
+        : 'in data.failures'
       : options.raw
         ? 'in the output above'
         : 'in the appendix above';
@@ -53,13 +60,33 @@ export const testCommand = defineCommand<TestOptions, TestReport>({
       ok: false,
       data: report,
       error: new CliError('tests_failed', message, {
-        hint: `Fix the failing tests listed ${where}, then run \`platform test\` again.`,
+        hint: `Fix the ${problems > 0 ? 'definition problems and failures' : 'failing tests'} listed ${where}, then run \`platform test\` again.`,
         exitCode: report.exitCode,
       }),
     };
   },
   render: renderAppendix,
 });
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Failing tests and failed test files, each one failure.
+ * @example failureSummary({ total: 0, failed: 0, failedFiles: 1, ... }, 1) // '1 failure: 1 test file failed to run.'
+ */
+function failureSummary(counts: TestCounts, exitCode: number): string {
+  const failures = counts.failed + counts.failedFiles;
+  if (failures === 0) {
+    const ran = counts.total === 0 ? 'no test ran' : `none of ${plural(counts.total, 'test')} failed`;
+    return `vitest ended with exit code ${exitCode} though ${ran}; its output above says why.`;
+  }
+  const parts: string[] = [];
+  if (counts.failed > 0) parts.push(`${counts.failed} of ${plural(counts.total, 'test')} failed`);
+  if (counts.failedFiles > 0) parts.push(`${plural(counts.failedFiles, 'test file')} failed to run`);
+  return `${plural(failures, 'failure')}: ${parts.join(', and ')}.`;
+}
 
 function renderAppendix(report: TestReport, style: Style): string {
   if (report.counts === null || report.failures.length === 0) return '';
@@ -72,5 +99,13 @@ function renderAppendix(report: TestReport, style: Style): string {
       `     ${failure.message}`,
     );
   });
+  if (report.findings.length > 0) {
+    lines.push(
+      '',
+      style.bold(`Definition problems (${report.findings.length}), as \`platform validate\` reports them`),
+    );
+    for (const item of report.findings) lines.push(...renderFinding(item, style), '');
+    lines.pop();
+  }
   return `${lines.join('\n')}\n`;
 }

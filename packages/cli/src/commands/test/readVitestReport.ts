@@ -8,7 +8,11 @@ export interface TestCounts {
   readonly failed: number;
   readonly skipped: number;
   readonly todo: number;
-  /** Test files that failed to run at all (an import or syntax error, a throw at the top level). */
+  /**
+   * Test files that failed as a whole, each a failure of its own besides `failed`: one that did
+   * not load (an import or syntax error, a definition that throws, a throw at the top level or
+   * while collecting a `describe`), or an error in a file-level hook.
+   */
   readonly failedFiles: number;
 }
 
@@ -67,7 +71,12 @@ export function readVitestReport(
   for (const file of report.testResults ?? []) {
     const path = relative(projectDir, file.name);
     const assertions = file.assertionResults ?? [];
-    if (file.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed')) {
+    // `message` is the file's own first error; vitest leaves it empty when only tests failed.
+    const fileError = file.message !== undefined && file.message !== '';
+    if (
+      fileError ||
+      (file.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed'))
+    ) {
       failedFiles++;
       failures.push({
         name: '(file)',

@@ -4,6 +4,9 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from '../../cli/CliError.js';
 import { detectPackageManager, findInstalledPackage, readPackageJson } from '../../project/packageJson.js';
+import { type ManifestIntegration, readManifest } from '../../project/readManifest.js';
+import type { Finding } from '../validate/finding.js';
+import { loadDefinitions } from '../validate/loadDefinitions.js';
 import { readVitestReport, type TestCounts, type TestFailure } from './readVitestReport.js';
 
 /** What `runProjectTests` needs. */
@@ -26,6 +29,12 @@ export interface TestReport {
   /** `null` with `--raw`, or when the runner ended before reporting. */
   readonly counts: TestCounts | null;
   readonly failures: readonly TestFailure[];
+  /**
+   * When a test file failed to run: the `definition.schema` and `definition.load` findings of the
+   * project's integrations, as `platform validate` reports them (a definition that throws when
+   * imported takes every test file importing it down). Empty otherwise, and with `--raw`.
+   */
+  readonly findings: readonly Finding[];
   /** Where the JSON report was written (kept for other tools), or `null` with `--raw`. */
   readonly reportFile: string | null;
 }
@@ -77,8 +86,25 @@ export async function runProjectTests(options: TestOptions): Promise<TestReport>
     exitCode: code,
     counts: report?.counts ?? null,
     failures: report?.failures ?? [],
+    findings:
+      report !== undefined && report.counts.failedFiles > 0 ? await definitionFindings(projectDir) : [],
     reportFile: report === undefined ? null : reportFile,
   };
+}
+
+/**
+ * The load and schema findings of the integrations in the project's platform.json, through
+ * validate's own loading; none when there is no readable manifest (tests run without one too).
+ */
+async function definitionFindings(projectDir: string): Promise<Finding[]> {
+  let integrations: readonly ManifestIntegration[];
+  try {
+    integrations = readManifest(projectDir).manifest.integrations;
+  } catch {
+    return [];
+  }
+  const loaded = await loadDefinitions(projectDir, integrations);
+  return loaded.flatMap((integration) => integration.findings);
 }
 
 function binOf(packageDir: string): string | undefined {

@@ -13,7 +13,9 @@ export const upgradeCommand = defineCommand<UpgradeOptions, UpgradeReport>({
     `of the schema this CLI bundles, and @platform/cli is at least ${CLI_VERSION}; adds next-intl when`,
     'moving to 0.4. Never moves a package down. Install afterwards with your package manager.',
     "--check reports the same plan and whether the project's installed integration-schema is newer",
-    "than this CLI's (schema skew).",
+    "than this CLI's (schema skew). Both read the versions the project's @platform registry serves",
+    "(.npmrc's @platform:registry, the Platform host's /registry/): targets it does not serve and",
+    'packages past this train are reported.',
   ],
   options: {
     check: { type: 'boolean', description: 'Only report what would change and whether the schema is skewed' },
@@ -59,6 +61,7 @@ function renderUpgrade(report: UpgradeReport, style: Style): string {
     }
     if (report.applied) lines.push(`Run \`${report.installCommand}\` to install them.`);
   }
+  lines.push(...renderRegistry(report, style));
   for (const item of report.ahead) {
     lines.push(
       style.yellow(
@@ -67,4 +70,38 @@ function renderUpgrade(report: UpgradeReport, style: Style): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+function renderRegistry(report: UpgradeReport, style: Style): string[] {
+  const { registry } = report;
+  if (registry.url === null) {
+    return [
+      style.yellow(
+        "No @platform:registry in .npmrc: npm would look for @platform/* on the public registry, whose @platform scope is someone else's. Add `@platform:registry=<host>/registry/` (platform init --host writes it).",
+      ),
+    ];
+  }
+  if (!registry.reachable) {
+    return [
+      style.yellow(
+        `registry: ${registry.url} did not answer (${registry.error ?? 'unknown error'}); versions not checked.`,
+      ),
+    ];
+  }
+  const latest = Object.entries(registry.latest).map(
+    ([name, version]) => `${name.slice('@platform/'.length)} ${version}`,
+  );
+  return [
+    style.dim(`registry: ${registry.url} (latest: ${latest.length === 0 ? 'none' : latest.join(', ')})`),
+    ...registry.unserved.map((item) =>
+      style.yellow(
+        `  ${item.name} ${item.range}: the registry serves no matching version; installing would fail.`,
+      ),
+    ),
+    ...registry.newer.map((item) =>
+      style.yellow(
+        `  ${item.name} ${item.latest} is on the registry, past train ${report.train}: run \`npx @platform/cli@latest upgrade\` in the project to move to it.`,
+      ),
+    ),
+  ];
 }

@@ -1,9 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../../cli/CliError.js';
-import { detectPackageManager, oneOffCommand, readPackageJson } from '../../project/packageJson.js';
-import { CLI_TRAIN } from '../../project/pins.js';
+import {
+  detectPackageManager,
+  oneOffCommand,
+  type PackageJson,
+  readPackageJson,
+} from '../../project/packageJson.js';
+import { CLI_TRAIN, PLATFORM_PINS } from '../../project/pins.js';
+import { type RegistryVersions, readRegistryVersions, servesRange } from '../../project/registry.js';
 import { checkSchemaSkew, type SchemaSkew, schemaSkewError } from '../../project/schemaSkew.js';
+import { compareVersions, parseVersion, trainOf } from '../../project/semver.js';
 import { CLI_VERSION } from '../../version.js';
 import { type AheadPackage, type PackageChange, planUpgrade } from './planUpgrade.js';
 
@@ -28,6 +35,16 @@ export interface UpgradeReport {
   readonly applied: boolean;
   /** What to run after the change to install it (`npm install`). */
   readonly installCommand: string;
+  /**
+   * What the project's `@platform` registry (its `.npmrc`, the Platform host's `/registry/`) serves:
+   * the newest version of each package, the target ranges it serves no version of (`unserved`:
+   * an install would fail), and packages whose newest version is past this CLI's train (`newer`:
+   * a newer CLI upgrades to them).
+   */
+  readonly registry: RegistryVersions & {
+    readonly unserved: readonly { readonly name: string; readonly range: string }[];
+    readonly newer: readonly { readonly name: string; readonly latest: string }[];
+  };
 }
 
 /**
@@ -45,6 +62,7 @@ export async function upgradeProject(options: UpgradeOptions): Promise<UpgradeRe
   const manager = detectPackageManager(options.cwd, options.env);
   const schema = checkSchemaSkew(options.cwd);
   const plan = planUpgrade(packageJson, manager);
+  const registry = await readRegistryVersions(options.cwd, Object.keys(PLATFORM_PINS));
   const report: UpgradeReport = {
     project: options.cwd,
     cli: CLI_VERSION,
@@ -54,6 +72,7 @@ export async function upgradeProject(options: UpgradeOptions): Promise<UpgradeRe
     ahead: plan.ahead,
     applied: false,
     installCommand: `${manager} install`,
+    registry: { ...registry, ...checkAgainstRegistry(plan.upgraded, registry) },
   };
   if (options.check) return report;
   if (schema.skewed) throw schemaSkewError(schema, options.cwd, options.env);
@@ -72,4 +91,26 @@ export async function upgradeProject(options: UpgradeOptions): Promise<UpgradeRe
   const indent = /^[ \t]+(?=")/m.exec(readFileSync(path, 'utf8'))?.[0] ?? '  ';
   writeFileSync(path, `${JSON.stringify(plan.upgraded, null, indent)}\n`);
   return { ...report, applied: true };
+}
+
+// The upgraded @platform/* ranges the registry serves nothing for, and what it serves past the train.
+function checkAgainstRegistry(
+  upgraded: PackageJson,
+  registry: RegistryVersions,
+): Pick<UpgradeReport['registry'], 'unserved' | 'newer'> {
+  if (!registry.reachable) return { unserved: [], newer: [] };
+  const unserved: { name: string; range: string }[] = [];
+  for (const section of ['dependencies', 'devDependencies'] as const) {
+    for (const [name, range] of Object.entries(upgraded[section] ?? {})) {
+      if (PLATFORM_PINS[name] === undefined) continue;
+      if (!servesRange(registry.versions[name] ?? [], range)) unserved.push({ name, range });
+    }
+  }
+  const newer = Object.entries(registry.latest)
+    .filter(([, latest]) => {
+      const version = parseVersion(latest);
+      return version !== undefined && compareVersions(`${trainOf(version)}.0`, `${CLI_TRAIN}.0`) > 0;
+    })
+    .map(([name, latest]) => ({ name, latest }));
+  return { unserved, newer };
 }

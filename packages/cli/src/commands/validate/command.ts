@@ -2,7 +2,7 @@ import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
 import { noPositionals } from '../_arguments.js';
-import type { Finding } from './finding.js';
+import { renderFinding } from './finding.js';
 import type { ValidateOptions, ValidateReport } from './validateProject.js';
 
 /** `platform validate`: findings of the project; exit 3 on any error finding, 9 on schema skew. */
@@ -66,12 +66,4 @@ function renderReport(report: ValidateReport, style: Style): string {
     lines.push(errors > 0 ? style.red(counts) : style.yellow(counts));
   }
   return `${lines.join('\n')}\n`;
-}
-
-function renderFinding(item: Finding, style: Style): string[] {
-  const label = item.severity === 'error' ? style.red('error  ') : style.yellow('warning');
-  const lines = [`${label} ${style.bold(item.id)}  ${item.message}`];
-  if (item.path !== undefined) lines.push(`        ${style.dim('at')} ${item.path}`);
-  if (item.hint !== undefined) lines.push(`        ${style.cyan('hint')} ${item.hint}`);
-  return lines;
 }

@@ -1,3 +1,5 @@
+import type { Style } from '../../cli/terminal.js';
+
 /** Every finding `validate` reports, with the severity it has there. */
 export const FINDING_SEVERITY = {
   'definition.schema': 'error',
@@ -42,4 +44,13 @@ export function finding(
     ...(fields.path === undefined ? {} : { path: fields.path }),
     hint: fields.hint,
   };
+}
+
+/** A finding as `platform validate` prints it (and `platform test` for definition problems). */
+export function renderFinding(item: Finding, style: Style): string[] {
+  const label = item.severity === 'error' ? style.red('error  ') : style.yellow('warning');
+  const lines = [`${label} ${style.bold(item.id)}  ${item.message}`];
+  if (item.path !== undefined) lines.push(`        ${style.dim('at')} ${item.path}`);
+  if (item.hint !== undefined) lines.push(`        ${style.cyan('hint')} ${item.hint}`);
+  return lines;
 }

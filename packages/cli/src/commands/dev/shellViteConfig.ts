@@ -1,0 +1,77 @@
+import { existsSync, realpathSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import react from '@vitejs/plugin-react';
+import {
+  defaultClientConditions,
+  defaultServerConditions,
+  type InlineConfig,
+  searchForWorkspaceRoot,
+} from 'vite';
+
+/** The export condition of this repository's sources (each workspace package's `exports`). */
+export const SOURCE_CONDITION = '@platform/source';
+
+/** What the shell's Vite configuration depends on. */
+export interface ShellViteOptions {
+  readonly projectDir: string;
+  readonly shellDir: string;
+  /** The project's `@platform/harness` directory, as resolved from the project. */
+  readonly harnessDir: string;
+  /** The server the pages are served from; Vite's HMR websocket shares it. */
+  readonly httpServer: Server;
+  /** Resolve workspace packages to their sources (the CLI runs from this repository's checkout). */
+  readonly sourceCondition: boolean;
+  /** A `--host` name Vite's host check must accept besides loopback and IP addresses. */
+  readonly hostName?: string;
+}
+
+/**
+ * Vite in middleware mode for the generated shell: no config file of the project's, React Fast
+ * Refresh for widget edits, the project and the folders its packages live in readable, the
+ * dependency cache inside the (git-ignored) shell folder.
+ */
+export function shellViteConfig(options: ShellViteOptions): InlineConfig {
+  const conditions = options.sourceCondition ? [SOURCE_CONDITION] : [];
+  return {
+    root: options.shellDir,
+    configFile: false,
+    envDir: false,
+    appType: 'spa',
+    clearScreen: false,
+    cacheDir: join(options.shellDir, '.vite'),
+    plugins: [react()],
+    resolve: {
+      conditions: [...conditions, ...defaultClientConditions],
+      dedupe: ['react', 'react-dom'],
+    },
+    ssr: {
+      resolve: {
+        conditions: [...conditions, ...defaultServerConditions],
+        externalConditions: conditions,
+      },
+    },
+    server: {
+      middlewareMode: true,
+      hmr: { server: options.httpServer },
+      fs: { allow: readableRoots(options.projectDir, options.harnessDir) },
+      ...(options.hostName === undefined ? {} : { allowedHosts: [options.hostName] }),
+    },
+  };
+}
+
+/**
+ * The project, its workspace, every `node_modules` above it (and where a linked one really is),
+ * and the workspace the harness really lives in (a linked checkout, as in this repository).
+ */
+function readableRoots(projectDir: string, harnessDir: string): string[] {
+  const roots = new Set([projectDir, searchForWorkspaceRoot(projectDir)]);
+  for (let dir = projectDir; ; dir = dirname(dir)) {
+    const modules = join(dir, 'node_modules');
+    if (existsSync(modules)) roots.add(modules).add(realpathSync(modules));
+    if (dirname(dir) === dir) break;
+  }
+  const harness = realpathSync(harnessDir);
+  roots.add(harness).add(searchForWorkspaceRoot(harness));
+  return [...roots];
+}

@@ -1,0 +1,64 @@
+import type { IntegrationContext } from '@platform/sdk/integration';
+import { type Capabilities, createContext, type LogEntry } from '@platform/sdk/runtime';
+import { HARNESS_ACCOUNT_ID } from '../registry/index.js';
+import { HARNESS_USER_ID, type HarnessApi, type HarnessCall } from './_harnessApi.js';
+import { createLiveCapabilities, type StorageSnapshot } from './liveCapabilities.js';
+
+/** One call's `ctx`, and what the routes read around it. */
+export interface OpenedCall {
+  readonly ctx: IntegrationContext;
+  /** What the handler logged through `ctx.logger` (and `ctx.fetch`'s hop lines) during this call. */
+  readonly logs: LogEntry[];
+  snapshot(): Promise<StorageSnapshot>;
+  /** A secret as `ctx.secrets.get` resolves it (account tier, then admin tiers). */
+  secret(name: string): Promise<string | undefined>;
+}
+
+/**
+ * Builds `ctx` for one call with the sdk's `createContext`: in fixtures mode over the variant's
+ * memory state (so actions, webhooks and schedules share it), in live mode over the live
+ * capabilities. Actions run as the harness user, webhooks and schedules as a machine actor (for
+ * which `ctx.storage.user` throws).
+ * @example const { ctx } = openCall(api, call, 'machine'); await runSchedule(definition, id, ctx);
+ */
+export function openCall(api: HarnessApi, call: HarnessCall, actor: 'user' | 'machine'): OpenedCall {
+  const definition = call.entry.definition;
+  if (definition === undefined) throw new Error(`"${call.entry.slug}" has no definition`);
+  const logs: LogEntry[] = [];
+  let base: Omit<Capabilities, 'log'> & { log?: Capabilities['log'] };
+  let snapshot: () => Promise<StorageSnapshot>;
+  if (call.mode === 'live') {
+    const live = createLiveCapabilities(api, call.entry, { record: call.record });
+    base = live;
+    snapshot = live.snapshot;
+  } else {
+    const memory = api.fixtureStates.capabilities(call.entry, call.variant);
+    base = memory;
+    snapshot = async () => ({
+      account: Object.fromEntries(clone(memory.state.storage.account)),
+      user: Object.fromEntries(clone(memory.state.storage.user)),
+    });
+  }
+  const capabilities: Capabilities = {
+    fetch: (request) => base.fetch(request),
+    storage: base.storage,
+    secrets: base.secrets,
+    log(entry) {
+      logs.push(entry);
+      base.log?.(entry);
+    },
+  };
+  const ctx = createContext({
+    definition,
+    capabilities,
+    actor:
+      actor === 'machine'
+        ? { kind: 'machine', accountId: HARNESS_ACCOUNT_ID }
+        : { kind: 'user', userId: HARNESS_USER_ID, accountId: HARNESS_ACCOUNT_ID },
+  });
+  return { ctx, logs, snapshot, secret: (name) => base.secrets.get(name) };
+}
+
+function clone(map: ReadonlyMap<string, unknown>): [string, unknown][] {
+  return [...map].map(([key, value]) => [key, structuredClone(value)]);
+}

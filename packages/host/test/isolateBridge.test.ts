@@ -1,0 +1,249 @@
+import { readFile } from 'node:fs/promises';
+import { buildBundle, createIsolatedRuntime, type RuntimeReport } from '@platform/host';
+import {
+  EgressDeniedError,
+  MachineActorStorageError,
+  SecretAccessError,
+  StorageValidationError,
+} from '@platform/sdk/integration';
+import { type Capabilities, createMemoryCapabilities } from '@platform/sdk/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from './_host.js';
+
+// The isolate bridge against a hostile bundle, straight through the runtime (no host): what the
+// runner answers, for which call, and what is left running after a call.
+const VICTIM_SECRET = 'victim-secret-value-7f3a';
+const VICTIM_DATA = 'victim data 91c2';
+
+let bundle: string;
+const reports: RuntimeReport[] = [];
+const runtime = createIsolatedRuntime({ runners: 1, onReport: (report) => reports.push(report) });
+
+function invoke(versionId: string, actionName: string, input: unknown, capabilities: Capabilities) {
+  return runtime.invokeAction({
+    version: { id: versionId, slug: versionId, number: 1, loadBundle: async () => bundle },
+    capabilities,
+    actor: { kind: 'user', userId: 'u1', accountId: 'a1' },
+    timeoutMs: 10_000,
+    actionName,
+    rawBody: JSON.stringify(input),
+  });
+}
+
+async function until<T>(read: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// CPU time (user + system) of a process so far, in milliseconds, from /proc.
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+beforeAll(async () => {
+  bundle = await buildBundle(`${FIXTURES}hostile/integration.ts`);
+});
+afterAll(() => runtime.close());
+
+describe('isolate bridge: a call borrows nothing', () => {
+  it("answers no capability of another isolate's running call, by any id, and reports the attempts", async () => {
+    let victimFetches = 0;
+    const victim = createMemoryCapabilities({
+      secrets: { account: { VICTIM_TOKEN: VICTIM_SECRET } },
+      storage: { account: { settings: VICTIM_DATA } },
+      fetch: async () => {
+        victimFetches++;
+        return { status: 200, statusText: 'OK', headers: [], body: '' };
+      },
+    });
+    const hostile = createMemoryCapabilities();
+    const running = invoke('victim', 'spy-wait', { ms: 3000 }, victim);
+    // The victim's live call id, as if it had leaked by any channel.
+    const victimId = await until(
+      () =>
+        /^call-id (\S+)$/.exec(
+          victim.state.logs.find((entry) => entry.message.startsWith('call-id'))?.message ?? '',
+        )?.[1],
+      "the victim's call id",
+    );
+    expect(victimId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const result = await invoke('hostile', 'borrow', { ids: [victimId] }, hostile);
+    expect(result.ok).toBe(true);
+    const { leaked, outcomes } = (result as { data: { leaked: boolean; outcomes: Record<string, any> } })
+      .data;
+    expect(leaked).toBe(true);
+    expect(Object.keys(outcomes).length).toBeGreaterThan(40);
+    for (const [id, forged] of Object.entries(outcomes)) {
+      // Every forged call ran, and every capability it tried was refused.
+      expect(forged, id).toMatchObject({ ok: true });
+      for (const step of ['secret', 'stored', 'wrote', 'fetched']) {
+        expect(forged.data[step], `${id} ${step}`).toEqual({
+          error: 'refused: this isolate is not running that call',
+        });
+      }
+    }
+    expect(JSON.stringify(result)).not.toContain(VICTIM_SECRET);
+    expect(JSON.stringify(result)).not.toContain(VICTIM_DATA);
+
+    const victimResult = await running;
+    expect(victimResult).toEqual({ ok: true, data: { secret: VICTIM_SECRET } });
+    expect(victim.state.storage.account.get('settings')).toBe(VICTIM_DATA);
+    expect(victimFetches).toBe(0);
+    expect(victim.state.logs.map((entry) => entry.message)).not.toContain('hostile line under a forged call');
+    expect(reports.filter((report) => report.kind === 'capability_borrowing').length).toBeGreaterThan(0);
+    expect(reports.find((report) => report.kind === 'capability_borrowing')).toMatchObject({
+      integration: 'hostile',
+      version: 1,
+      runner: runtime.runnerPids()[0],
+    });
+  });
+});
+
+describe('isolate bridge: nothing a handler leaves behind keeps running', () => {
+  for (const action of ['leftover-timers', 'leftover-loop']) {
+    it(`${action}: the runner burns no CPU after the call, and the next calls answer`, async () => {
+      const capabilities = createMemoryCapabilities();
+      expect((await invoke('leftover', action, {}, capabilities)).ok).toBe(true);
+      // The isolate runs tasks V8 posted (a settled compile, finalizers) when it next gets work.
+      expect(await invoke('leftover', 'ok', {}, capabilities)).toMatchObject({ ok: true });
+      // Whatever was left is stopped within the leftover budget (100 ms of CPU) plus a watchdog tick.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const [pid] = runtime.runnerPids();
+      const before = await cpuMs(pid!);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // A loop left running would show about 1,500 ms here.
+      expect((await cpuMs(pid!)) - before).toBeLessThan(400);
+      const started = Date.now();
+      expect(await invoke('leftover', 'ok', {}, capabilities)).toMatchObject({ ok: true });
+      expect(Date.now() - started).toBeLessThan(15_000);
+    });
+  }
+
+  it('reports the leftover work it stopped, naming the integration and the runner', () => {
+    const leftover = reports.find((report) => report.kind === 'leftover_work');
+    expect(leftover).toMatchObject({ integration: 'leftover', version: 1 });
+    expect(leftover?.message).toMatch(/^work a handler left running after its call used \d+ ms of CPU/);
+    expect(runtime.runnerPids()).toContain(leftover?.runner);
+  });
+
+  it('runs a call that was queued behind leftover work in a fresh isolate', async () => {
+    const capabilities = createMemoryCapabilities();
+    const left = reports.length;
+    expect((await invoke('queued', 'leftover-loop', {}, capabilities)).ok).toBe(true);
+    // Two calls at once: the first lets the left loop start, the second waits behind it.
+    const [first, second] = await Promise.all([
+      invoke('queued', 'ok', {}, capabilities),
+      invoke('queued', 'ok', {}, capabilities),
+    ]);
+    expect(first).toMatchObject({ ok: true });
+    expect(second).toMatchObject({ ok: true });
+    await until(
+      () =>
+        reports
+          .slice(left)
+          .find((report) => report.kind === 'leftover_work' && report.integration === 'queued'),
+      'the leftover report',
+    );
+  });
+});
+
+describe('isolate bridge: waiting requests are bounded', () => {
+  it('disposes an isolate that keeps more than 10,000 timers waiting; the runner and the next call are fine', async () => {
+    const capabilities = createMemoryCapabilities();
+    const [pid] = runtime.runnerPids();
+    // Within the bound: the call answers, and its timers are cleared when it ends.
+    expect(await invoke('timers', 'timer-bomb', { count: 5000 }, capabilities)).toEqual({
+      ok: true,
+      data: { scheduled: 5000 },
+    });
+    expect(await invoke('timers', 'timer-bomb', { count: 5000 }, capabilities)).toMatchObject({ ok: true });
+    const logs: string[] = [];
+    const bomb = await invoke(
+      'timers',
+      'timer-bomb',
+      { count: 50_000 },
+      {
+        ...capabilities,
+        log: (entry) => logs.push(entry.message),
+      },
+    );
+    expect(bomb).toEqual({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    expect(logs).toContain(
+      'the handler kept more than 10000 timers and capability calls waiting; its isolate was disposed',
+    );
+    expect(runtime.runnerPids()).toEqual([pid]);
+    expect(await invoke('timers', 'ok', {}, capabilities)).toMatchObject({ ok: true });
+  });
+});
+
+describe('isolate bridge: runtime errors keep their class', () => {
+  it('rebuilds each host-side failure as the sdk class the handler imports, with code and properties', async () => {
+    const memory = createMemoryCapabilities();
+    const capabilities: Capabilities = {
+      ...memory,
+      fetch: () =>
+        Promise.reject(
+          new EgressDeniedError(
+            'https://localhost',
+            'fetch to https://localhost/x refused: localhost resolves to a loopback address',
+            'private_address',
+          ),
+        ),
+      storage: {
+        ...memory.storage,
+        get: () =>
+          Promise.reject(
+            new StorageValidationError('account', 'settings', 'stored data no longer matches', 'Widen it.'),
+          ),
+        set: () => Promise.reject(new MachineActorStorageError()),
+      },
+      secrets: { ...memory.secrets, set: (name) => Promise.reject(new SecretAccessError(name)) },
+    };
+    const result = await invoke('errors', 'error-classes', {}, capabilities);
+    expect(result.ok).toBe(true);
+    const seen = (result as { data: Record<string, Record<string, unknown>> }).data;
+    const only = (name: string) => ({
+      EgressDeniedError: name === 'EgressDeniedError',
+      StorageValidationError: name === 'StorageValidationError',
+      SecretAccessError: name === 'SecretAccessError',
+      MachineActorStorageError: name === 'MachineActorStorageError',
+      Error: true,
+    });
+    expect(seen.fetch).toEqual({
+      name: 'EgressDeniedError',
+      message: 'fetch to https://localhost/x refused: localhost resolves to a loopback address',
+      code: 'EGRESS_DENIED',
+      origin: 'https://localhost',
+      reason: 'private_address',
+      instanceOf: only('EgressDeniedError'),
+    });
+    expect(seen.storageGet).toEqual({
+      name: 'StorageValidationError',
+      message: 'ctx.storage.account "settings": stored data no longer matches. Widen it.',
+      code: 'STORAGE_VALIDATION_FAILED',
+      scope: 'account',
+      key: 'settings',
+      hint: 'Widen it.',
+      instanceOf: only('StorageValidationError'),
+    });
+    expect(seen.storageSet).toMatchObject({
+      name: 'MachineActorStorageError',
+      code: 'MACHINE_ACTOR_STORAGE',
+      instanceOf: only('MachineActorStorageError'),
+    });
+    expect(seen.secretsSet).toMatchObject({
+      name: 'SecretAccessError',
+      code: 'SECRET_ACCESS_DENIED',
+      secretName: 'ADMIN_ONLY',
+      instanceOf: only('SecretAccessError'),
+    });
+  });
+});

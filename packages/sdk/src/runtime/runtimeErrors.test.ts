@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EgressDeniedError,
+  MachineActorStorageError,
+  NoRecordedResponseError,
+  SecretAccessError,
+  StorageValidationError,
+} from '../integration/errors.js';
+import { createMemoryCapabilities } from './createMemoryCapabilities.js';
+import { fromWireError, toWireError, withRuntimeErrors } from './runtimeErrors.js';
+
+// What crosses the isolate bridge: JSON text, rebuilt as a plain Error with the wire's properties.
+const acrossJson = (error: unknown) => {
+  const wire = JSON.parse(JSON.stringify(toWireError(error))) as Record<string, string>;
+  const plain = new Error(wire.message);
+  Object.assign(plain, wire);
+  return fromWireError(plain);
+};
+
+describe('runtime errors across a JSON boundary', () => {
+  const cases: [string, Error, Record<string, unknown>][] = [
+    [
+      'EgressDeniedError',
+      new EgressDeniedError('https://api.acme.com', 'private address refused', 'private_address'),
+      { code: 'EGRESS_DENIED', origin: 'https://api.acme.com', reason: 'private_address' },
+    ],
+    [
+      'StorageValidationError',
+      new StorageValidationError('user', 'prefs', 'the value does not match', 'Pass a matching value.'),
+      { code: 'STORAGE_VALIDATION_FAILED', scope: 'user', key: 'prefs', hint: 'Pass a matching value.' },
+    ],
+    [
+      'SecretAccessError',
+      new SecretAccessError('CLIENT_SECRET'),
+      { code: 'SECRET_ACCESS_DENIED', secretName: 'CLIENT_SECRET' },
+    ],
+    ['MachineActorStorageError', new MachineActorStorageError(), { code: 'MACHINE_ACTOR_STORAGE' }],
+    [
+      'NoRecordedResponseError',
+      new NoRecordedResponseError('GET', 'https://api.acme.com/x', 'Add a fixture.'),
+      { code: 'NO_RECORDED_RESPONSE', method: 'GET', url: 'https://api.acme.com/x' },
+    ],
+  ];
+  for (const [name, original, properties] of cases) {
+    it(`rebuilds ${name} with its class, message, code and properties`, () => {
+      const rebuilt = acrossJson(original) as Error;
+      expect(rebuilt).not.toBe(original);
+      expect(rebuilt).toBeInstanceOf(original.constructor);
+      expect(rebuilt.name).toBe(name);
+      expect(rebuilt.message).toBe(original.message);
+      expect(rebuilt).toMatchObject(properties);
+    });
+  }
+
+  it('keeps the reason of an egress refusal undefined when there was none', () => {
+    const rebuilt = acrossJson(new EgressDeniedError('https://b.test', 'not in egress')) as EgressDeniedError;
+    expect(rebuilt.reason).toBeUndefined();
+  });
+
+  it('leaves other errors and non-errors as they are', () => {
+    const other = new TypeError('boom');
+    expect(fromWireError(other)).toBe(other);
+    expect(fromWireError('text')).toBe('text');
+    expect(toWireError('text')).toEqual({ name: 'Error', message: 'text' });
+  });
+
+  it('rebuilds what capabilities throw, and passes values through', async () => {
+    const memory = createMemoryCapabilities();
+    const thrown = Object.assign(new Error('refused'), {
+      name: 'SecretAccessError',
+      code: 'SECRET_ACCESS_DENIED',
+      secretName: 'X',
+    });
+    const wrapped = withRuntimeErrors({
+      ...memory,
+      secrets: { get: memory.secrets.get, set: () => Promise.reject(thrown) },
+    });
+    await wrapped.storage.set('account', 'k', { a: 1 });
+    expect(await wrapped.storage.get('account', 'k')).toEqual({ a: 1 });
+    const error = await wrapped.secrets.set('X', 'v').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SecretAccessError);
+    expect(error).toMatchObject({ code: 'SECRET_ACCESS_DENIED', secretName: 'X', message: 'refused' });
+  });
+});
