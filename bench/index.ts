@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printed with ratios against a baseline measured in the same run.
 import { benchActionsRoute } from './actionsRoute.bench.js';
 import { benchDefinition } from './definition.bench.js';
+import { benchDev } from './dev.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
 import { benchIsolatedRuntime } from './isolatedRuntime.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   isolatedRuntime: benchIsolatedRuntime,
   uiSize: benchUiSize,
   validate: benchValidate,
+  dev: benchDev,
 };
 const filters = process.argv.slice(2).map((word) => word.toLowerCase());
 for (const [name, run] of Object.entries(benches)) {

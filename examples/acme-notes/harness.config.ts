@@ -4,6 +4,7 @@ import { ACCESS_TOKEN_SECRET, API_ORIGIN } from './src/acme-notes/syncNotes.js';
 
 // Fixtures mode (the default) answers every request from here, per variant; nothing reaches the
 // network. The definition has two egress origins, so vendor fixtures name theirs in full.
+// `sync-notes` (board widget, triggers) and the recent-notes widget both read this one.
 const listNotes = `GET ${API_ORIGIN}/v1/notes`;
 const vendorNote = (id: string, title: string, folder = 'inbox') => ({
   id,

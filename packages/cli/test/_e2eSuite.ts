@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestReport, ValidateReport } from '@platform/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium, screenshot } from './_browser.js';
+import { startDev, stop } from './_dev.js';
 import {
   INSTALL,
   installEnv,
@@ -114,6 +116,29 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
       });
       expect(result.code, result.stdout).toBe(0);
     });
+
+    // Whether Chromium is here is known when the suite is collected: a skip prints its reason.
+    const noBrowser = browserMissing();
+    it.skipIf(noBrowser !== undefined)(
+      `serves the harness with platform dev: the widget renders in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
+      async () => {
+        const dev = await startDev(app, platform);
+        const browser = await launchChromium();
+        try {
+          const page = await browser.newPage();
+          const errors: string[] = [];
+          page.on('pageerror', (error) => errors.push(error.message));
+          await page.goto(new URL('app/widgets', dev.report.url).href);
+          await page.getByText('No items yet.').first().waitFor({ timeout: 60_000 });
+          await screenshot(page, `e2e-${manager}-widgets`);
+          expect(errors).toEqual([]);
+        } finally {
+          await browser.close();
+          expect(await stop(dev)).toBe(0);
+        }
+      },
+      180_000,
+    );
 
     it('passes its lint preset', async () => {
       const result = await run(['check', '.'], {

@@ -1,181 +1,24 @@
 // `platform dev` as a user runs it: the built binary as a child process on a copy of a fixture
 // project, a free port (--port 0), the JSON ready line parsed, then real HTTP requests.
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { DevReport } from '@platform/cli';
 import { CLI_VERSION } from '@platform/cli';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, cleanEnv, envelopeOf, REPO_ROOT, run, tempDirectories } from './_helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Answer,
+  buildHarnessBeforeAll,
+  type Dev,
+  devProject,
+  HARNESS_VERSION,
+  send,
+  startDev,
+  stop,
+} from './_dev.js';
+import { envelopeOf, run } from './_helpers.js';
 
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'dev-project');
-const HARNESS_DIR = join(REPO_ROOT, 'packages', 'harness');
-const HARNESS_VERSION = (
-  JSON.parse(readFileSync(join(HARNESS_DIR, 'package.json'), 'utf8')) as { version: string }
-).version;
-const tempDir = tempDirectories();
-
-// The CLI's global setup builds what the CLI loads; the harness is loaded by the project (from
-// its dist, as when installed), so build it here too. Incremental: a no-op when current.
-beforeAll(() => {
-  execFileSync(
-    process.execPath,
-    [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'packages/harness'],
-    {
-      cwd: REPO_ROOT,
-      stdio: 'pipe',
-    },
-  );
-}, 300_000);
-
-type HarnessSetup = 'installed' | 'missing' | { readonly shellContract: number | null };
-
-/**
- * A copy of the fixture project whose node_modules holds links to this repository's packages,
- * except `@platform/harness`: a package folder of its own (package.json copied, `dist` and `src`
- * linked), so a test can change its shell contract. Until the harness exports `./shell`, the copy
- * adds one that mounts nothing: these tests check what is served, not what the page renders.
- */
-function devProject(harness: HarnessSetup = 'installed'): string {
-  const root = tempDir('platform-dev-test-');
-  const project = join(root, 'project');
-  cpSync(FIXTURE, project, { recursive: true });
-  const modules = join(project, 'node_modules');
-  mkdirSync(join(modules, '@platform'), { recursive: true });
-  const repoModules = join(REPO_ROOT, 'node_modules');
-  for (const name of readdirSync(repoModules)) {
-    if (name.startsWith('.') || name === '@platform') continue;
-    symlinkSync(join(repoModules, name), join(modules, name), 'dir');
-  }
-  for (const name of readdirSync(join(repoModules, '@platform'))) {
-    if (name === 'harness') continue;
-    symlinkSync(join(repoModules, '@platform', name), join(modules, '@platform', name), 'dir');
-  }
-  if (harness === 'missing') return project;
-
-  const copy = join(root, 'harness');
-  mkdirSync(copy);
-  symlinkSync(join(HARNESS_DIR, 'dist'), join(copy, 'dist'), 'dir');
-  symlinkSync(join(HARNESS_DIR, 'src'), join(copy, 'src'), 'dir');
-  const pkg = JSON.parse(readFileSync(join(HARNESS_DIR, 'package.json'), 'utf8')) as {
-    exports: Record<string, unknown>;
-    platform?: { shellContract?: number };
-  };
-  if (pkg.exports['./shell'] === undefined) {
-    writeFileSync(join(copy, 'shell.js'), 'export function mountHarnessShell() {}\n');
-    pkg.exports['./shell'] = { default: './shell.js' };
-  }
-  if (harness !== 'installed') {
-    pkg.platform = harness.shellContract === null ? {} : { shellContract: harness.shellContract };
-  }
-  writeFileSync(join(copy, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  symlinkSync(copy, join(modules, '@platform', 'harness'), 'dir');
-  return project;
-}
-
-/** A running `platform dev`: its ready line, what it printed on stderr so far, and how it exited. */
-interface Dev {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly ready: { ok: boolean; data?: DevReport };
-  readonly report: DevReport;
-  stderr(): string;
-  stdout(): string;
-  readonly exit: Promise<number | null>;
-}
-
-const children: ChildProcessWithoutNullStreams[] = [];
-afterAll(() => {
-  for (const child of children) {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      process.kill(child.pid, 'SIGKILL');
-    }
-  }
-});
-
-/** Starts `platform dev --port 0 --json` in `project` and waits (generously) for its ready line. */
-function startDev(project: string): Promise<Dev> {
-  const child = spawn(process.execPath, [CLI_BIN, 'dev', '--port', '0', '--json'], {
-    cwd: project,
-    env: cleanEnv(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`platform dev did not get ready:\n${stderr}`)), 90_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      const newline = stdout.indexOf('\n');
-      if (newline === -1) return;
-      clearTimeout(timer);
-      const ready = JSON.parse(stdout.slice(0, newline)) as { ok: boolean; data?: DevReport };
-      if (ready.data === undefined) reject(new Error(`platform dev failed: ${stdout}\n${stderr}`));
-      else resolve({ child, ready, report: ready.data, stderr: () => stderr, stdout: () => stdout, exit });
-    });
-    void exit.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`platform dev exited with ${code} before it was ready:\n${stdout}\n${stderr}`));
-    });
-  });
-}
-
-/** Stops a dev server the way Ctrl+C does and returns its exit code. */
-async function stop(dev: Dev, signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> {
-  if (dev.child.pid !== undefined) process.kill(dev.child.pid, signal);
-  return dev.exit;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-/** One HTTP request with full control of the headers (fetch would not send another Host). */
-function send(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-): Promise<Answer> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method: options.method ?? 'GET',
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+buildHarnessBeforeAll();
 
 const action = (dev: Dev, name: string, input: unknown, headers: Record<string, string> = {}) =>
   send(new URL(`api/integrations/dev-notes/actions/${name}`, dev.report.url).href, {

@@ -3,8 +3,6 @@ import { deliverWebhook, invokeAction, runSchedule, verifyWebhookSignature } fro
 import { createMockContext, invokeActivate } from '@platform/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import definition from './integration.js';
-import { AcmeNotesBoard } from './widgets/AcmeNotesBoard.js';
-import { AcmeNotesRecent } from './widgets/AcmeNotesRecent.js';
 
 const production = { mode: 'production' } as const;
 const vendorNote = {
@@ -137,31 +135,5 @@ describe('acme-notes', () => {
     const deleted = JSON.stringify({ type: 'note.deleted', note: vendorNote });
     await deliverWebhook(definition, 'note-changed', deleted, ctx);
     expect(ctx.mock.storage.account.get('cache/notes')).toEqual([]);
-  });
-
-  it('renders the widgets from notes', () => {
-    const notes = [
-      {
-        id: 'a',
-        title: 'Older',
-        body: '',
-        folder: 'inbox',
-        createdAt: '2030-01-01T00:00:00Z',
-        origin: 'local' as const,
-      },
-      {
-        id: 'b',
-        title: 'Newer',
-        body: '',
-        folder: 'work',
-        createdAt: '2030-01-02T00:00:00Z',
-        origin: 'acme' as const,
-      },
-    ];
-    expect(JSON.stringify(AcmeNotesBoard({ notes }))).toContain('"work (1)"');
-    expect(AcmeNotesBoard()).toMatchObject({ props: { 'data-state': 'empty' } });
-    const recent = AcmeNotesRecent({ notes, limit: 1 });
-    expect(JSON.stringify(recent)).toContain('Newer');
-    expect(JSON.stringify(recent)).not.toContain('Older');
   });
 });

@@ -5,7 +5,11 @@ import {
   LiveActionNotConfirmedError,
   NoRecordedResponseError,
 } from '@platform/harness';
-import { createHarnessFetch, type HarnessRequestRecord, type HarnessToolbarState } from '@platform/harness/hooks';
+import {
+  createHarnessFetch,
+  type HarnessRequestRecord,
+  type HarnessToolbarState,
+} from '@platform/harness/hooks';
 import type { FetchFunction } from '@platform/sdk/hooks';
 import { defineIntegration, EgressDeniedError } from '@platform/sdk/integration';
 import { beforeEach, describe, expect, it, type Mock, type MockInstance, vi } from 'vitest';

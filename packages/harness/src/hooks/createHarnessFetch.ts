@@ -164,11 +164,7 @@ export function createHarnessFetch(options: HarnessFetchOptions): FetchFunction 
         return toServer();
       case 'own':
         if (live) return toServer();
-        return (
-          fromFixtures(fixturesOf(state.variant).sameOrigin) ??
-          oauthStatus() ??
-          refuse([pageOrigin])
-        );
+        return fromFixtures(fixturesOf(state.variant).sameOrigin) ?? oauthStatus() ?? refuse([pageOrigin]);
       case 'api':
         return fromFixtures(fixturesOf(state.variant).sameOrigin) ?? refuse([pageOrigin]);
       case 'vendor':

@@ -1,11 +1,12 @@
 import { redactText } from '@platform/sdk/runtime';
 import {
+  asOAuthFailure,
+  authorizationCode,
   buildAuthorizationUrl,
   exchangeCode,
   isSameOriginPath,
   type OAuthErrorCode,
   OAuthFailure,
-  providerErrorCode,
   returnLocation,
 } from '@platform/sdk/server';
 import type { Context } from 'hono';
@@ -136,15 +137,7 @@ export function oauthRoutes(services: HostServices): Hono {
             : 'signed in as another user than the one who started the connection',
         );
       }
-      const providerError = c.req.query('error');
-      if (providerError !== undefined) {
-        throw new OAuthFailure(providerErrorCode(providerError), 'the provider answered with an error', {
-          providerError: /^[\w.-]{1,64}$/.test(providerError) ? providerError : '(unrecognised)',
-        });
-      }
-      const code = c.req.query('code');
-      if (code === undefined || code === '')
-        throw new OAuthFailure('invalid', 'the provider sent neither code nor error');
+      const code = authorizationCode({ error: c.req.query('error'), code: c.req.query('code') });
       if ((await membershipRole(services.db, consumed.accountId, user.id)) === undefined) {
         throw new OAuthFailure('unauthorized', 'the user is no longer a member of the account');
       }
@@ -217,12 +210,7 @@ export function oauthRoutes(services: HostServices): Hono {
       );
       return c.redirect(returnLocation(consumed.returnPath, slug), 302);
     } catch (error) {
-      const failure =
-        error instanceof OAuthFailure
-          ? error
-          : new OAuthFailure(unexpected, 'the callback failed unexpectedly', {
-              reason: redactText((error as Error).message ?? String(error)),
-            });
+      const failure = asOAuthFailure(error, unexpected);
       logFailure(
         services,
         c,

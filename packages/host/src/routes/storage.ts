@@ -1,3 +1,4 @@
+import { parseStorageRouteQuery } from '@platform/sdk/runtime';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { readStorage } from '../store/storage.js';
@@ -12,28 +13,12 @@ export function storageRoutes(services: HostServices): Hono {
   const app = new Hono();
   app.get('/:slug/storage', async (c) => {
     const target = await resolveCall(services, c);
-    const scope = c.req.query('scope') ?? 'account';
-    if (scope !== 'account' && scope !== 'user') {
-      return errorResponse(c, 400, 'invalid_input', `scope must be "account" or "user", not "${scope}".`);
-    }
-    const keys = (c.req.query('keys') ?? '').split(',').filter((key) => key !== '');
-    if (keys.length === 0)
-      return errorResponse(
-        c,
-        400,
-        'invalid_input',
-        'Add keys=<key>[,<key>...] naming the storage keys to read.',
-      );
-    const declared = target.version.manifest.storage[scope];
-    const undeclared = keys.filter((key) => !declared.includes(key));
-    if (undeclared.length > 0) {
-      return errorResponse(
-        c,
-        400,
-        'invalid_input',
-        `Storage key${undeclared.length === 1 ? '' : 's'} ${undeclared.map((key) => `"${key}"`).join(', ')} not declared under storage.${scope}; declared: ${declared.join(', ') || 'none'}.`,
-      );
-    }
+    const parsed = parseStorageRouteQuery(
+      { scope: c.req.query('scope'), keys: c.req.query('keys') },
+      (scope) => target.version.manifest.storage[scope],
+    );
+    if (!parsed.ok) return errorResponse(c, 400, 'invalid_input', parsed.message);
+    const { scope, keys } = parsed.query;
     const values = await readStorage(
       services.db,
       {

@@ -56,6 +56,7 @@ export {
   type SecretTier,
 } from './secretTiers.js';
 export { type SignWebhookPayloadInput, signWebhookPayload } from './signWebhookPayload.js';
+export { parseStorageRouteQuery, type StorageRouteQuery } from './storageRouteQuery.js';
 export {
   type VerifyWebhookSignatureInput,
   verifyWebhookSignature,

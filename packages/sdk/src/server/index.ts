@@ -8,6 +8,7 @@ export { createEgressFetch, type EgressFetchOptions } from './egress/createEgres
 export type { EgressFetch, ResolvedAddress } from './egress/EgressFetch.js';
 export { buildAuthorizationUrl } from './oauth/buildAuthorizationUrl.js';
 export type { ClientCredentials } from './oauth/ClientCredentials.js';
+export { asOAuthFailure, authorizationCode } from './oauth/callbackAnswer.js';
 export { createPkcePair, type PkcePair, pkceChallenge } from './oauth/createPkcePair.js';
 export { exchangeCode } from './oauth/exchangeCode.js';
 export { isSameOriginPath } from './oauth/isSameOriginPath.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -103,8 +103,10 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const api = getRequestListener(async (request) => (await harnessLoaded).fetch(request), {
     overrideGlobalObjects: false,
   });
+  const exposed = env[EXPOSE_VARIABLE] === '1';
   httpServer.on('request', (req, res) => {
     if (req.url?.startsWith(API_PREFIX) === true) void api(req, res);
+    else if (!exposed && !isLoopbackHostHeader(req.headers.host)) refuseForeignHost(req.headers.host, res);
     else vite.middlewares(req, res);
   });
   try {
@@ -231,4 +233,22 @@ async function close(vite: ViteDevServer, server: Server): Promise<void> {
   await vite.close();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+// A page request under another name than loopback (DNS rebinding, a LAN neighbour): refused
+// before Vite sees it, with the fix in this command's own terms.
+function isLoopbackHostHeader(host: string | undefined): boolean {
+  if (host === undefined || host === '' || /[\s/?#@\\]/.test(host)) return false;
+  try {
+    return isLoopbackAddress(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+function refuseForeignHost(host: string | undefined, res: ServerResponse): void {
+  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(
+    `The harness answers loopback hosts only (localhost, 127.0.0.0/8, [::1]), not "${host ?? ''}". To serve it on another address, start it with \`platform dev --host <address>\`.\n`,
+  );
 }

@@ -8,13 +8,14 @@ import {
   runOnTokens,
 } from '@platform/sdk/runtime';
 import {
+  asOAuthFailure,
+  authorizationCode,
   buildAuthorizationUrl,
   createPkcePair,
   exchangeCode,
   isSameOriginPath,
   type OAuthErrorCode,
   OAuthFailure,
-  providerErrorCode,
   returnLocation,
 } from '@platform/sdk/server';
 import { type Context, Hono } from 'hono';
@@ -152,15 +153,7 @@ export function oauthRoutes(api: HarnessApi): Hono<HarnessEnv> {
           'the callback came from another browser than the one that started the connection (no matching nonce cookie)',
         );
       }
-      const providerError = c.req.query('error');
-      if (providerError !== undefined) {
-        throw new OAuthFailure(providerErrorCode(providerError), 'the provider answered with an error', {
-          providerError: /^[\w.-]{1,64}$/.test(providerError) ? providerError : '(unrecognised)',
-        });
-      }
-      const code = c.req.query('code');
-      if (code === undefined || code === '')
-        throw new OAuthFailure('invalid', 'the provider sent neither code nor error');
+      const code = authorizationCode({ error: c.req.query('error'), code: c.req.query('code') });
       const definition = entry.definition;
       const oauth = definition?.oauth;
       if (definition === undefined || oauth === undefined)
@@ -206,12 +199,7 @@ export function oauthRoutes(api: HarnessApi): Hono<HarnessEnv> {
       );
       return c.redirect(returnLocation(attempt.returnPath, slug), 302);
     } catch (error) {
-      const failure =
-        error instanceof OAuthFailure
-          ? error
-          : new OAuthFailure(unexpected, 'the callback failed unexpectedly', {
-              reason: redactText((error as Error).message ?? String(error)),
-            });
+      const failure = asOAuthFailure(error, unexpected);
       logFailure(api, slug, 'callback', failure);
       return c.redirect(returnLocation(attempt.returnPath, slug, failure.code), 302);
     }

@@ -1,3 +1,4 @@
+import { parseStorageRouteQuery } from '@platform/sdk/runtime';
 import { Hono } from 'hono';
 import { errorResponse } from '../_errors.js';
 import type { HarnessApi, HarnessEnv } from '../_harnessApi.js';
@@ -13,29 +14,12 @@ export function storageRoutes(api: HarnessApi): Hono<HarnessEnv> {
   const app = new Hono<HarnessEnv>();
   app.get('/storage', async (c) => {
     const call = c.get('call');
-    const scope = c.req.query('scope') ?? 'account';
-    if (scope !== 'account' && scope !== 'user') {
-      return errorResponse(c, 400, 'invalid_input', `scope must be "account" or "user", not "${scope}".`);
-    }
-    const keys = (c.req.query('keys') ?? '').split(',').filter((key) => key !== '');
-    if (keys.length === 0) {
-      return errorResponse(
-        c,
-        400,
-        'invalid_input',
-        'Add keys=<key>[,<key>...] naming the storage keys to read.',
-      );
-    }
-    const declared = Object.keys(call.entry.definition?.storage?.[scope] ?? {});
-    const undeclared = keys.filter((key) => !declared.includes(key));
-    if (undeclared.length > 0) {
-      return errorResponse(
-        c,
-        400,
-        'invalid_input',
-        `Storage key${undeclared.length === 1 ? '' : 's'} ${undeclared.map((key) => `"${key}"`).join(', ')} not declared under storage.${scope}; declared: ${declared.join(', ') || 'none'}.`,
-      );
-    }
+    const parsed = parseStorageRouteQuery(
+      { scope: c.req.query('scope'), keys: c.req.query('keys') },
+      (scope) => Object.keys(call.entry.definition?.storage?.[scope] ?? {}),
+    );
+    if (!parsed.ok) return errorResponse(c, 400, 'invalid_input', parsed.message);
+    const { scope, keys } = parsed.query;
     const stored = (await openCall(api, call, 'user').snapshot())[scope];
     return c.json({
       ok: true,

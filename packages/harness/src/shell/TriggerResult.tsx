@@ -1,0 +1,123 @@
+import type { ReactNode } from 'react';
+import type { ServerAnswer } from './_shellContext.js';
+
+interface Issue {
+  readonly message?: string;
+  readonly path?: readonly unknown[];
+  readonly code?: string;
+}
+
+interface TriggerData {
+  readonly result?: {
+    readonly ok: boolean;
+    readonly error?: { readonly message?: string; readonly code?: string };
+  };
+  readonly logs?: readonly { readonly level?: string; readonly message?: string; readonly data?: unknown }[];
+  readonly storage?: { readonly before?: unknown; readonly after?: unknown };
+  readonly signature?: {
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly secret?: { readonly name?: string; readonly source?: string; readonly note?: string };
+  };
+  readonly at?: string;
+  readonly mode?: string;
+  readonly variant?: string;
+}
+
+/** What a trigger route answered: result, log lines, storage before and after; or the error, issues readable. */
+export function TriggerResult({
+  label,
+  answer,
+}: {
+  readonly label: string;
+  readonly answer: ServerAnswer;
+}): ReactNode {
+  const body = answer.body as {
+    ok?: boolean;
+    data?: TriggerData;
+    error?: { code?: string; message?: string; issues?: readonly Issue[] };
+  } | null;
+  if (body?.ok !== true || body.data === undefined) {
+    const error = body?.error;
+    return (
+      <section aria-label={label} className="harness-result">
+        <div role="alert" className="harness-error">
+          <p className="harness-error__title">
+            HTTP {answer.status}
+            {error?.code === undefined ? '' : ` ${error.code}`}
+          </p>
+          <p>
+            {error?.message ?? (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body))}
+          </p>
+          {error?.issues === undefined || error.issues.length === 0 ? null : (
+            <ul aria-label="Validation issues">
+              {error.issues.map((issue, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: issues have no identity of their own
+                <li key={index}>
+                  <code>
+                    {issue.path === undefined || issue.path.length === 0
+                      ? '(payload)'
+                      : issue.path.map(String).join('.')}
+                  </code>
+                  : {issue.message ?? issue.code ?? 'invalid'}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    );
+  }
+  const data = body.data;
+  const ok = data.result?.ok === true;
+  return (
+    <section aria-label={label} className="harness-result">
+      <p role="status">
+        <span className={`harness-badge harness-badge--${ok ? 'ok' : 'off'}`}>
+          {ok ? 'Handler succeeded' : 'Handler failed'}
+        </span>
+        {ok ? '' : ` ${data.result?.error?.message ?? ''}`}
+        {data.at === undefined ? '' : ` (virtual time ${data.at})`}
+        {data.mode === undefined ? '' : ` · ${data.mode}, ${data.variant ?? 'default'}`}
+      </p>
+      {data.signature === undefined ? null : (
+        <div>
+          <h4>Signature</h4>
+          <p>
+            Signed with <code>{data.signature.secret?.name}</code> ({data.signature.secret?.source}),
+            verified.
+            {data.signature.secret?.note === undefined ? '' : ` ${data.signature.secret.note}`}
+          </p>
+          <pre className="harness-pre">{JSON.stringify(data.signature.headers ?? {}, null, 2)}</pre>
+        </div>
+      )}
+      <h4>Logs</h4>
+      {data.logs === undefined || data.logs.length === 0 ? (
+        <p className="harness-muted">No log lines.</p>
+      ) : (
+        <ul aria-label="Logs" className="harness-logs">
+          {data.logs.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: log lines are in order and never reordered
+            <li key={index}>
+              <span className="harness-log-level">{line.level ?? 'info'}</span> {line.message}
+              {line.data === undefined ? '' : ` ${JSON.stringify(line.data)}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="harness-columns">
+        <div>
+          <h4>Storage before</h4>
+          <pre className="harness-pre" data-testid="storage-before">
+            {JSON.stringify(data.storage?.before ?? {}, null, 2)}
+          </pre>
+        </div>
+        <div>
+          <h4>Storage after</h4>
+          <pre className="harness-pre" data-testid="storage-after">
+            {JSON.stringify(data.storage?.after ?? {}, null, 2)}
+          </pre>
+        </div>
+      </div>
+    </section>
+  );
+}
