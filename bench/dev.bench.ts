@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { buildCli } from '../scripts/build-cli.js';
 
@@ -66,6 +67,7 @@ async function start(kind: 'platform' | 'vite', dir: string): Promise<{ child: C
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   const url =
     kind === 'platform'
@@ -73,9 +75,17 @@ async function start(kind: 'platform' | 'vite', dir: string): Promise<{ child: C
       : `http://127.0.0.1:${port}/`;
   await new Promise<void>((resolve, reject) => {
     let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${kind} did not listen within 120 s:\n${output}`)),
+      120_000,
+    );
     const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes(`:${port}`)) resolve();
+      // Colours may split the URL: look at the plain text.
+      output += stripVTControlCharacters(chunk.toString('utf8'));
+      if (output.includes(`:${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

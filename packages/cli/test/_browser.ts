@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { startDev, stop } from './_dev.js';
 import { REPO_ROOT } from './_helpers.js';
 
 /** Where the browser tests leave their screenshots (git-ignored; CI keeps the folder). */
@@ -87,4 +88,31 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/**
+ * `platform dev` (the project's installed binary) serving a `platform init` project: its widget
+ * page renders the scaffold's widget in Chromium without a page error; the server stops with 0.
+ */
+export async function expectScaffoldWidgetServed(
+  app: string,
+  platform: { readonly command: string; readonly env: Record<string, string> },
+  name: string,
+): Promise<void> {
+  const dev = await startDev(app, platform);
+  const browser = await launchChromium();
+  const errors: string[] = [];
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(new URL('app/widgets', dev.report.url).href);
+    await page.getByText('No items yet.').first().waitFor({ timeout: 60_000 });
+    await screenshot(page, name);
+  } finally {
+    await browser.close();
+    errors.push(
+      ...[await stop(dev)].filter((code) => code !== 0).map((code) => `platform dev exited ${code}`),
+    );
+  }
+  if (errors.length > 0) throw new Error(`${errors.join('; ')}\n${dev.stderr()}`);
 }

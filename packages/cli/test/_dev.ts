@@ -100,11 +100,11 @@ afterAll(() => {
 export function startDev(
   project: string,
   /** Another `platform` binary (an installed one) and its environment; default this repository's build. */
-  options: { readonly command?: string; readonly env?: Record<string, string> } = {},
+  options: { readonly command?: string; readonly env?: Record<string, string>; readonly port?: number } = {},
 ): Promise<Dev> {
   const [command, args] =
     options.command === undefined ? [process.execPath, [CLI_BIN]] : [options.command, []];
-  const child = spawn(command, [...args, 'dev', '--port', '0', '--json'], {
+  const child = spawn(command, [...args, 'dev', '--port', String(options.port ?? 0), '--json'], {
     cwd: project,
     env: options.env ?? cleanEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestReport, ValidateReport } from '@platform/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, screenshot } from './_browser.js';
-import { startDev, stop } from './_dev.js';
+import { browserMissing, expectScaffoldWidgetServed } from './_browser.js';
 import {
   INSTALL,
   installEnv,
@@ -121,22 +120,7 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
     const noBrowser = browserMissing();
     it.skipIf(noBrowser !== undefined)(
       `serves the harness with platform dev: the widget renders in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
-      async () => {
-        const dev = await startDev(app, platform);
-        const browser = await launchChromium();
-        try {
-          const page = await browser.newPage();
-          const errors: string[] = [];
-          page.on('pageerror', (error) => errors.push(error.message));
-          await page.goto(new URL('app/widgets', dev.report.url).href);
-          await page.getByText('No items yet.').first().waitFor({ timeout: 60_000 });
-          await screenshot(page, `e2e-${manager}-widgets`);
-          expect(errors).toEqual([]);
-        } finally {
-          await browser.close();
-          expect(await stop(dev)).toBe(0);
-        }
-      },
+      () => expectScaffoldWidgetServed(app, platform, `e2e-${manager}-widgets`),
       180_000,
     );
 

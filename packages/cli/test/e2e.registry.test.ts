@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { TestReport, ValidateReport } from '@platform/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, type ServeProcess, startServe } from '../../host/test/_cli.js';
+import { browserMissing, expectScaffoldWidgetServed } from './_browser.js';
 import {
   INSTALL,
   installEnv,
@@ -98,5 +99,12 @@ describe.skipIf(!registry.reachable)(
       expect(tested.code, tested.stderr).toBe(0);
       expect(envelopeOf<TestReport>(tested).data?.counts).toMatchObject({ total: 2, passed: 2, failed: 0 });
     });
+
+    const noBrowser = browserMissing();
+    it.skipIf(noBrowser !== undefined)(
+      `serves the harness with platform dev: the widget renders in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
+      () => expectScaffoldWidgetServed(app, platform, 'e2e-registry-widgets'),
+      180_000,
+    );
   },
 );

@@ -22,7 +22,7 @@ import { webhookTriggerRoutes } from './routes/webhookTrigger.js';
 export interface HarnessApiOptions {
   /** The partner project; `.platform/` and `harness-fixtures/` live here. Default `process.cwd()`. */
   readonly projectDir?: string;
-  /** Read for `PLATFORM_HARNESS_EXPOSE`. Default `process.env`. */
+  /** Read for `PLATFORM_HARNESS_EXPOSE` and `PLATFORM_HARNESS_ALLOW_LOOPBACK`. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * Live mode's network: one hop, egress allowlist, private addresses refused. Default: the sdk's
@@ -67,11 +67,18 @@ export function createHarnessApiHandlers(
 ): HarnessApiHandlers {
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const env = options.env ?? process.env;
+  const allowLoopback = options.liveFetch === undefined && env[LOOPBACK_VARIABLE] === '1';
+  if (allowLoopback) {
+    log(
+      `[harness] ${LOOPBACK_VARIABLE}=1: live mode and the OAuth loop may reach loopback addresses (a local vendor or provider); other private addresses stay refused.`,
+    );
+  }
   const api: HarnessApi = {
     entries: new Map(registry.map((entry) => [entry.slug, entry])),
     projectDir,
-    exposed: (options.env ?? process.env)[EXPOSE_VARIABLE] === '1',
-    liveFetch: options.liveFetch ?? defaultLiveFetch(),
+    exposed: env[EXPOSE_VARIABLE] === '1',
+    liveFetch: options.liveFetch ?? defaultLiveFetch(allowLoopback),
     log,
     now: options.now ?? (() => new Date()),
     fixtureStates: createFixtureStates(log),
@@ -150,11 +157,17 @@ export function createHarnessApiHandlers(
   return { GET: handle, POST: handle, fetch: handle };
 }
 
+/**
+ * Lets live mode reach loopback addresses (a vendor or OAuth provider running on this machine);
+ * trust its certificate with Node's `NODE_EXTRA_CA_CERTS`.
+ */
+export const LOOPBACK_VARIABLE = 'PLATFORM_HARNESS_ALLOW_LOOPBACK';
+
 // Created on first use: a harness that never goes live opens no connection pool.
-function defaultLiveFetch(): LiveFetch {
+function defaultLiveFetch(allowLoopback: boolean): LiveFetch {
   let fetch: LiveFetch | undefined;
   return (request, egress) => {
-    fetch ??= createEgressFetch();
+    fetch ??= createEgressFetch({ allowLoopback });
     return fetch(request, egress);
   };
 }

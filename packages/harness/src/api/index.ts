@@ -5,6 +5,7 @@ export {
   createHarnessApiHandlers,
   type HarnessApiHandlers,
   type HarnessApiOptions,
+  LOOPBACK_VARIABLE,
 } from './createHarnessApiHandlers.js';
 export { LIVE_DIR } from './liveStore.js';
 export { LOCAL_SECRETS_FILE } from './localSecrets.js';
