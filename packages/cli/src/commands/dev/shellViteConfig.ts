@@ -51,6 +51,11 @@ export function shellViteConfig(options: ShellViteOptions): InlineConfig {
         externalConditions: conditions,
       },
     },
+    optimizeDeps: {
+      // Pre-bundled before the first page: a dependency found while the page loads makes Vite
+      // reload it, and linked workspace packages would otherwise load module by module.
+      include: platformEntries(options.projectDir),
+    },
     server: {
       middlewareMode: true,
       hmr: { server: options.httpServer },
@@ -74,4 +79,31 @@ function readableRoots(projectDir: string, harnessDir: string): string[] {
   const harness = realpathSync(harnessDir);
   roots.add(harness).add(searchForWorkspaceRoot(harness));
   return [...roots];
+}
+
+/** The browser-side entry points of the `@platform/*` packages a project has installed. */
+const PLATFORM_BROWSER_ENTRIES: Readonly<Record<string, readonly string[]>> = {
+  harness: ['', '/hooks', '/registry', '/shell'],
+  sdk: ['/integration', '/hooks'],
+  ui: ['', '/icons'],
+};
+
+/** What the shell and a scaffolded widget import besides `@platform/*`, when the project has it. */
+const SHELL_DEPENDENCIES = [
+  'react',
+  'react-dom/client',
+  'react/jsx-dev-runtime',
+  '@tanstack/react-query',
+  'next-intl',
+  'zod',
+];
+
+function platformEntries(projectDir: string): string[] {
+  const installed = (name: string) => existsSync(join(projectDir, 'node_modules', name));
+  return [
+    ...Object.entries(PLATFORM_BROWSER_ENTRIES).flatMap(([name, subpaths]) =>
+      installed(`@platform/${name}`) ? subpaths.map((subpath) => `@platform/${name}${subpath}`) : [],
+    ),
+    ...SHELL_DEPENDENCIES.filter((specifier) => installed(specifier.replace(/\/[^@].*$/, ''))),
+  ];
 }

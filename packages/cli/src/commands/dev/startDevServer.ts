@@ -94,6 +94,9 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       ...(isIP(bare) === 0 && bare !== 'localhost' ? { hostName: bare } : {}),
     }),
   );
+  // In middleware mode nothing starts Vite's warm-up: transform the shell's entry now, so its
+  // dependencies are bundled while the harness loads rather than when the first page asks.
+  void vite.warmupRequest('/main.tsx').catch(() => undefined);
   // Requests may come as soon as the port is open (a tab left from the last run): the pages are
   // served at once, the API once the harness has loaded.
   let loaded: (harness: DevHarness) => void = () => undefined;
