@@ -91,28 +91,47 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
 }
 
 /**
- * `platform dev` (the project's installed binary) serving a `platform init` project: its widget
- * page renders the scaffold's widget in Chromium without a page error; the server stops with 0.
+ * `platform dev` (the project's installed binary) serving a `platform init` project (slug `app`):
+ * the index, the widget in each variant, the tile notice, the activation and triggers surfaces,
+ * each screenshotted (`<name>-<surface>.png`) and free of serious axe violations and page errors;
+ * the server stops with 0.
  */
-export async function expectScaffoldWidgetServed(
+export async function expectScaffoldSurfacesServed(
   app: string,
   platform: { readonly command: string; readonly env: Record<string, string> },
   name: string,
 ): Promise<void> {
   const dev = await startDev(app, platform);
   const browser = await launchChromium();
-  const errors: string[] = [];
+  const problems: string[] = [];
   try {
     const page = await browser.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(new URL('app/widgets', dev.report.url).href);
-    await page.getByText('No items yet.').first().waitFor({ timeout: 60_000 });
-    await screenshot(page, name);
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    const visit = async (path: string, shows: string, surface: string) => {
+      await page.goto(new URL(path, dev.report.url).href);
+      await page.getByText(shows).first().waitFor({ timeout: 60_000 });
+      await check(surface);
+    };
+    const check = async (surface: string) => {
+      await screenshot(page, `${name}-${surface}`);
+      for (const violation of await seriousAxeViolations(page))
+        problems.push(`${surface}: ${violation.id} (${violation.help}) at ${violation.targets.join(', ')}`);
+    };
+    await visit('', 'Integrations', 'index');
+    await visit('app/widgets', 'No items yet.', 'widgets-default');
+    for (const variant of ['empty', 'error'] as const) {
+      await page.getByLabel('Variant').selectOption(variant);
+      await page.getByText('No items yet.').first().waitFor();
+      await check(`widgets-${variant}`);
+    }
+    await visit('app/tile', 'No marketplace tile is registered', 'tile');
+    await visit('app/activation', 'Activation form', 'activation');
+    await visit('app/triggers', 'Triggers', 'triggers');
   } finally {
     await browser.close();
-    errors.push(
+    problems.push(
       ...[await stop(dev)].filter((code) => code !== 0).map((code) => `platform dev exited ${code}`),
     );
   }
-  if (errors.length > 0) throw new Error(`${errors.join('; ')}\n${dev.stderr()}`);
+  if (problems.length > 0) throw new Error(`${problems.join('\n')}\n${dev.stderr()}`);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestReport, ValidateReport } from '@platform/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, expectScaffoldWidgetServed } from './_browser.js';
+import { browserMissing, expectScaffoldSurfacesServed } from './_browser.js';
 import {
   INSTALL,
   installEnv,
@@ -119,8 +119,8 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
     // Whether Chromium is here is known when the suite is collected: a skip prints its reason.
     const noBrowser = browserMissing();
     it.skipIf(noBrowser !== undefined)(
-      `serves the harness with platform dev: the widget renders in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
-      () => expectScaffoldWidgetServed(app, platform, `e2e-${manager}-widgets`),
+      `serves the harness with platform dev: every surface in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
+      () => expectScaffoldSurfacesServed(app, platform, `e2e-${manager}`),
       180_000,
     );
 

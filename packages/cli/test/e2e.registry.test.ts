@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { TestReport, ValidateReport } from '@platform/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, type ServeProcess, startServe } from '../../host/test/_cli.js';
-import { browserMissing, expectScaffoldWidgetServed } from './_browser.js';
+import { browserMissing, expectScaffoldSurfacesServed } from './_browser.js';
 import {
   INSTALL,
   installEnv,
@@ -102,8 +102,8 @@ describe.skipIf(!registry.reachable)(
 
     const noBrowser = browserMissing();
     it.skipIf(noBrowser !== undefined)(
-      `serves the harness with platform dev: the widget renders in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
-      () => expectScaffoldWidgetServed(app, platform, 'e2e-registry-widgets'),
+      `serves the harness with platform dev: every surface in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
+      () => expectScaffoldSurfacesServed(app, platform, 'e2e-registry'),
       180_000,
     );
   },
