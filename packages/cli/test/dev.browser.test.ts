@@ -102,6 +102,17 @@ describe.skipIf(noBrowser !== undefined)(
       expect(await invalid.textContent()).toMatch(/title: /);
       await check(page, 'action-invalid-input');
 
+      // The sync handler's ctx.fetch is answered on the server by the variant's fixture, and the
+      // request log lists that hop under the action's own line.
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page
+        .getByText(/Synced \d+ notes?/)
+        .first()
+        .waitFor({ timeout: 30_000 });
+      const log = page.getByRole('region', { name: 'Request log' });
+      await log.getByText('ctx.fetch of sync-notes').first().waitFor();
+      expect(await log.textContent()).toMatch(/ctx\.fetch of sync-notes: GET https:\/\/\S+\/v1\/notes/);
+
       // The error variant's vendor answers 503: the sync handler throws, the harness shows devError.
       await variant(page, 'error');
       await page.getByRole('button', { name: 'Sync now' }).click();

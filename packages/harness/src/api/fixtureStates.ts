@@ -73,14 +73,43 @@ function fixtureFetch(entry: HarnessRegistryEntry, variant: HarnessVariant, log:
     compiled ??= compile();
     const target = { method: request.method, url: request.url };
     const handled = findFixture(compiled.handlers, (candidate) => candidate.request, target);
-    if (handled !== null)
-      return toCapabilityResponse(await handled.entry.handler.respond(toRequest(request)));
+    if (handled !== null) {
+      const response = await toCapabilityResponse(await handled.entry.handler.respond(toRequest(request)));
+      ANSWERED_BY.set(response, `triggerMocks.fetchHandlers: ${handled.entry.handler.match}`);
+      return response;
+    }
     const answered = answerFromFixtures(compiled.fixtures, target);
-    if (answered !== null) return toCapabilityResponse(answered.response);
-    const { error, line } = refuseRequest(request.method, request.url, variant, egress, entry.slug);
+    if (answered !== null) {
+      const response = await toCapabilityResponse(answered.response);
+      ANSWERED_BY.set(response, answered.fixture.request);
+      return response;
+    }
+    const { error, line, suggestion } = refuseRequest(
+      request.method,
+      request.url,
+      variant,
+      egress,
+      entry.slug,
+    );
     log(line);
+    SUGGESTED.set(error, suggestion);
     throw error;
   };
+}
+
+// Which fixture answered a `ctx.fetch`, and the literal a refusal suggests, for the call's hop list
+// (`openCall`): kept beside the objects the fetch returns or throws, so its signature stays the capability's.
+const ANSWERED_BY = new WeakMap<CapabilityFetchResponse, string>();
+const SUGGESTED = new WeakMap<Error, string>();
+
+/** The fixture (`<METHOD> <target>`) that answered this response of a fixtures-mode `ctx.fetch`, if one did. */
+export function fixtureThatAnswered(response: CapabilityFetchResponse): string | undefined {
+  return ANSWERED_BY.get(response);
+}
+
+/** The fixture literal a fixtures-mode refusal suggests adding, if this error is one. */
+export function suggestedFixture(error: unknown): string | undefined {
+  return error instanceof Error ? SUGGESTED.get(error) : undefined;
 }
 
 function toRequest(data: CapabilityFetchRequest): Request {

@@ -1,12 +1,32 @@
 import type { IntegrationContext } from '@platform/sdk/integration';
-import { type Capabilities, createContext, type LogEntry } from '@platform/sdk/runtime';
+import {
+  type Capabilities,
+  createContext,
+  type LogEntry,
+  redactText,
+  redactUrl,
+} from '@platform/sdk/runtime';
 import { HARNESS_ACCOUNT_ID } from '../registry/index.js';
 import { HARNESS_USER_ID, type HarnessApi, type HarnessCall } from './_harnessApi.js';
+import { fixtureThatAnswered, suggestedFixture } from './fixtureStates.js';
 import { createLiveCapabilities, type StorageSnapshot } from './liveCapabilities.js';
+
+/** One `ctx.fetch` of a call and how it was answered, for the page's request log (`x-harness-hops`). */
+export interface HarnessHop {
+  readonly method: string;
+  /** Redacted: no userinfo, query values as `?...`. */
+  readonly url: string;
+  readonly answer:
+    | { readonly kind: 'fixture'; readonly fixture: string; readonly status: number }
+    | { readonly kind: 'network'; readonly status: number }
+    | { readonly kind: 'refused'; readonly message: string; readonly suggestion?: string };
+}
 
 /** One call's `ctx`, and what the routes read around it. */
 export interface OpenedCall {
   readonly ctx: IntegrationContext;
+  /** Every `ctx.fetch` of the call so far, answered or refused. */
+  readonly hops: HarnessHop[];
   /** What the handler logged through `ctx.logger` (and `ctx.fetch`'s hop lines) during this call. */
   readonly logs: LogEntry[];
   snapshot(): Promise<StorageSnapshot>;
@@ -39,8 +59,34 @@ export function openCall(api: HarnessApi, call: HarnessCall, actor: 'user' | 'ma
       user: Object.fromEntries(clone(memory.state.storage.user)),
     });
   }
+  const hops: HarnessHop[] = [];
   const capabilities: Capabilities = {
-    fetch: (request) => base.fetch(request),
+    async fetch(request) {
+      const hop = { method: request.method.toUpperCase(), url: redactUrl(request.url) };
+      try {
+        const response = await base.fetch(request);
+        const fixture = fixtureThatAnswered(response);
+        hops.push({
+          ...hop,
+          answer:
+            fixture === undefined
+              ? { kind: 'network', status: response.status }
+              : { kind: 'fixture', fixture, status: response.status },
+        });
+        return response;
+      } catch (error) {
+        const suggestion = suggestedFixture(error);
+        hops.push({
+          ...hop,
+          answer: {
+            kind: 'refused',
+            message: redactText(error instanceof Error ? error.message : String(error)),
+            ...(suggestion === undefined ? {} : { suggestion }),
+          },
+        });
+        throw error;
+      }
+    },
     storage: base.storage,
     secrets: base.secrets,
     log(entry) {
@@ -56,7 +102,7 @@ export function openCall(api: HarnessApi, call: HarnessCall, actor: 'user' | 'ma
         ? { kind: 'machine', accountId: HARNESS_ACCOUNT_ID }
         : { kind: 'user', userId: HARNESS_USER_ID, accountId: HARNESS_ACCOUNT_ID },
   });
-  return { ctx, logs, snapshot, secret: (name) => base.secrets.get(name) };
+  return { ctx, logs, hops, snapshot, secret: (name) => base.secrets.get(name) };
 }
 
 function clone(map: ReadonlyMap<string, unknown>): [string, unknown][] {

@@ -369,4 +369,41 @@ describe('createHarnessFetch: onRequest', () => {
     expect(records[4]).toMatchObject({ mode: 'live' });
     expect(JSON.stringify(records)).not.toContain('secret');
   });
+
+  it("reports an action's ctx.fetch hops from x-harness-hops after the action's own line; a malformed header adds none", async () => {
+    const records: HarnessRequestRecord[] = [];
+    const hop = {
+      method: 'GET',
+      url: `${API}/v1/notes`,
+      answer: { kind: 'fixture', fixture: 'GET /v1/notes', status: 200 },
+    };
+    let header: string | null = encodeURIComponent(JSON.stringify([hop]));
+    const fetch = createHarnessFetch({
+      entry,
+      toolbar: { variant: 'default', mode: 'fixtures', record: false },
+      pageOrigin: PAGE,
+      fetch: async () =>
+        Response.json(
+          { ok: true, data: null },
+          { headers: header === null ? {} : { 'x-harness-hops': header } },
+        ),
+      onRequest: (record) => records.push(record),
+    });
+    await fetch(`${OWN}/actions/sync`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(records).toEqual([
+      expect.objectContaining({ method: 'POST', answer: { kind: 'server', status: 200 } }),
+      { ...hop, variant: 'default', mode: 'fixtures', via: 'ctx.fetch of sync' },
+    ]);
+    header = '%%not json';
+    await fetch(`${OWN}/actions/sync`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(records).toHaveLength(3);
+  });
 });

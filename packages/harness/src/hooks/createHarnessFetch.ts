@@ -13,7 +13,7 @@ import {
 import type { HarnessRegistryEntry, HarnessVariant } from '../types.js';
 import { classifyRequest } from './_classifyRequest.js';
 import { type ConfirmLiveActionOptions, confirmLiveAction } from './confirmLiveAction.js';
-import { harnessRequestHeaders } from './harnessRequestHeaders.js';
+import { HARNESS_HEADERS, harnessRequestHeaders } from './harnessRequestHeaders.js';
 import { effectiveToolbarState, type HarnessToolbarState } from './harnessToolbarState.js';
 
 export interface HarnessFetchOptions {
@@ -56,6 +56,8 @@ export interface HarnessRequestRecord {
   readonly variant: HarnessVariant;
   readonly mode: HarnessToolbarState['mode'];
   readonly answer: HarnessRequestAnswer;
+  /** Set for a handler's request on the server (`ctx.fetch of <action>`); absent for the page's own. */
+  readonly via?: string;
 }
 
 /**
@@ -105,11 +107,25 @@ export function createHarnessFetch(options: HarnessFetchOptions): FetchFunction 
         mode: state.mode,
         answer,
       });
+    // An action's `ctx.fetch` hops, as the server lists them in `x-harness-hops`, after its own line.
+    const reportHops = (response: Response) => {
+      for (const hop of readHops(response.headers.get(HARNESS_HEADERS.hops))) {
+        options.onRequest?.({
+          method: hop.method,
+          url: hop.url,
+          variant: state.variant,
+          mode: state.mode,
+          answer: hop.answer,
+          via: `ctx.fetch of ${new URL(request.url).pathname.split('/').pop() ?? 'the action'}`,
+        });
+      }
+    };
     // Passed on, with the status (or the failure) reported once the answer is in.
     const passOn = async (kind: 'server' | 'network', sent: Request): Promise<Response> => {
       try {
         const response = await send(sent);
         report({ kind, status: response.status });
+        if (kind === 'server') reportHops(response);
         return response;
       } catch (error) {
         report({ kind, error: redactText(error instanceof Error ? error.message : String(error)) });
@@ -239,5 +255,22 @@ function checkLiveEgress(request: Request, entry: HarnessRegistryEntry, log: (li
     const message = `${error.message}${where}. The request was not sent; switch the toolbar to Fixtures to answer it from fixtures.`;
     log(`[harness] ${message}`);
     throw new EgressDeniedError(error.origin, message, error.reason);
+  }
+}
+
+// The server's hop list, read defensively: a malformed header lists nothing rather than failing the call.
+function readHops(header: string | null): { method: string; url: string; answer: HarnessRequestAnswer }[] {
+  if (header === null) return [];
+  try {
+    const hops: unknown = JSON.parse(decodeURIComponent(header));
+    if (!Array.isArray(hops)) return [];
+    return hops.filter(
+      (hop): hop is { method: string; url: string; answer: HarnessRequestAnswer } =>
+        typeof hop?.method === 'string' &&
+        typeof hop.url === 'string' &&
+        typeof hop.answer?.kind === 'string',
+    );
+  } catch {
+    return [];
   }
 }

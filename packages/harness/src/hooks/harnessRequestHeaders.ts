@@ -1,10 +1,14 @@
 import type { HarnessToolbarState } from './harnessToolbarState.js';
 
-/** The headers the toolbar state travels in, so the harness API handlers keep no per-tab state. */
+/**
+ * The headers the toolbar state travels in, so the harness API handlers keep no per-tab state, and
+ * the one the actions route answers with: the handler's `ctx.fetch` hops for the request log.
+ */
 export const HARNESS_HEADERS = {
   variant: 'x-harness-variant',
   mode: 'x-harness-mode',
   record: 'x-harness-record',
+  hops: 'x-harness-hops',
 } as const;
 
 /**

@@ -34,6 +34,7 @@ export function RequestLog({ store }: { readonly store: RequestLogStore }): Reac
         <ol className="harness-log__list">
           {lines.map((line) => (
             <li key={line.id} data-kind={line.answer.kind}>
+              {line.via === undefined ? null : <span className="harness-muted">{line.via}: </span>}
               <span className="harness-log__method">{line.method}</span> <code>{line.url}</code>{' '}
               <span className="harness-log__answer">{answeredBy(line.answer)}</span>{' '}
               <span className="harness-muted">

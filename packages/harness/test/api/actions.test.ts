@@ -138,6 +138,47 @@ describe('harness actions route, fixtures mode', () => {
       `[harness] refused GET ${API}/v1/notes?... (variant default): no fixture matches; Add { request: 'GET /v1/notes', response: {} } to "acme-notes" fixtures.default in harness.config.ts.`,
     ]);
     expect(lines.join('\n')).not.toContain('s3cret');
+    // The page's request log gets the hop in x-harness-hops: redacted, with the literal to add.
+    expect(JSON.parse(decodeURIComponent(answer.headers.get('x-harness-hops')!))).toEqual([
+      {
+        method: 'GET',
+        url: `${API}/v1/notes?...`,
+        answer: {
+          kind: 'refused',
+          message: expect.stringContaining('No recorded response for GET'),
+          suggestion: "{ request: 'GET /v1/notes', response: {} }",
+        },
+      },
+    ]);
+  });
+
+  it("lists the handler's answered hops in x-harness-hops with the fixture that answered each", async () => {
+    const entry: HarnessRegistryEntry = {
+      ...base,
+      triggerMocks: {
+        fetchHandlers: [{ match: 'GET /v1/notes', respond: () => Response.json({ from: 'fetchHandlers' }) }],
+      },
+      fixtures: { default: [{ request: 'GET /v1/notes/:id', response: { one: true } }] },
+    };
+    const { handlers } = await harness([entry]);
+    const hopsOf = async (url: string) => {
+      const answer = await send(handlers, 'POST', action('fetch-json'), { body: { url } });
+      return JSON.parse(decodeURIComponent(answer.headers.get('x-harness-hops') ?? '[]'));
+    };
+    expect(await hopsOf(`${API}/v1/notes/42?x=1`)).toEqual([
+      {
+        method: 'GET',
+        url: `${API}/v1/notes/42?...`,
+        answer: { kind: 'fixture', fixture: 'GET /v1/notes/:id', status: 200 },
+      },
+    ]);
+    expect(await hopsOf(`${API}/v1/notes`)).toEqual([
+      {
+        method: 'GET',
+        url: `${API}/v1/notes`,
+        answer: { kind: 'fixture', fixture: 'triggerMocks.fetchHandlers: GET /v1/notes', status: 200 },
+      },
+    ]);
   });
 
   it('refuses every request of an omitted variant, with no fallback to default', async () => {

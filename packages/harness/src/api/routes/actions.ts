@@ -1,5 +1,6 @@
 import { ACTION_ERROR_STATUS, invokeAction } from '@platform/sdk/runtime';
 import { Hono } from 'hono';
+import { HARNESS_HEADERS } from '../../hooks/harnessRequestHeaders.js';
 import { errorResponse } from '../_errors.js';
 import type { HarnessApi, HarnessEnv } from '../_harnessApi.js';
 import { openCall } from '../openCall.js';
@@ -23,10 +24,12 @@ export function actionRoutes(api: HarnessApi): Hono<HarnessEnv> {
         `"${call.entry.slug}" has no definition in harness.config.ts, so it serves no actions; add definition: asHarnessDefinition(yourDefinition) to its entry.`,
       );
     }
-    const { ctx } = openCall(api, call, 'user');
+    const { ctx, hops } = openCall(api, call, 'user');
     const envelope = await invokeAction(definition, c.req.param('action'), await c.req.text(), ctx, {
       mode: 'harness',
     });
+    // The handler's `ctx.fetch` hops, for the page's request log (the last 20, redacted).
+    if (hops.length > 0) c.header(HARNESS_HEADERS.hops, encodeURIComponent(JSON.stringify(hops.slice(-20))));
     return c.json(envelope, envelope.ok ? 200 : ACTION_ERROR_STATUS[envelope.error.code]);
   });
   return app;
