@@ -3,18 +3,17 @@
 // started the same way in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { freePort, launchChromium } from '../packages/cli/test/_chromium.js';
 import { buildCli } from '../scripts/build-cli.js';
 
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const fixture = join(root, 'packages', 'cli', 'test', 'fixtures', 'dev-project');
 const widgetFile = join('src', 'dev-notes', 'NotesWidget.tsx');
-const CHROMIUM = process.env.PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
 
 function project(kind: 'platform' | 'vite'): string {
   const dir = mkdtempSync(join(tmpdir(), `platform-bench-dev-${kind}-`));
@@ -37,17 +36,6 @@ function project(kind: 'platform' | 'vite'): string {
     );
   }
   return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts the server and resolves with its URL when it prints that it listens. */
@@ -141,18 +129,7 @@ async function sample(kind: 'platform' | 'vite', page: Page, round: number): Pro
 
 export async function benchDev(rounds = 5): Promise<void> {
   buildCli();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const results: Record<'platform' | 'vite', Sample[]> = { platform: [], vite: [] };
   try {
     // Alternating rounds, one fresh page each, so both sides see the same machine state.

@@ -3,15 +3,16 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './_chromium.js';
 import { startDev, stop } from './_dev.js';
+
+export { CHROMIUM, launchChromium };
+
 import { REPO_ROOT } from './_helpers.js';
 
 /** Where the browser tests leave their screenshots (git-ignored; CI keeps the folder). */
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
-
-/** The Chromium the tests drive: `PLATFORM_CHROMIUM`, else Debian's `/usr/bin/chromium`. */
-export const CHROMIUM = process.env.PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
 
 /**
  * Why the browser tests cannot run here, or undefined when they can. Under CI a missing browser is
@@ -23,24 +24,6 @@ export function browserMissing(): string | undefined {
   if (process.env.CI === 'true') throw new Error(`The browser tests need Chromium under CI: ${reason}.`);
   process.stderr.write(`[browser tests] skipped: ${reason}\n`);
   return reason;
-}
-
-/** Launches headless Chromium with the flags this machine needs, plus `extraArgs`. */
-export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
-  });
 }
 
 /** Saves a full-page screenshot as `<name>.png` in SCREENSHOT_DIR. */

@@ -3,7 +3,6 @@
 // OAuthActivationForm's Connect link, the provider's redirects, the callback, and the Activation
 // surface showing the connection from the live store.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
   startAuthorizationServer,
 } from '../../host/test/fixtures/oauth/authorizationServer.js';
 import { browserMissing, launchChromium, screenshot, seriousAxeViolations } from './_browser.js';
+import { freePort } from './_chromium.js';
 import { buildHarnessBeforeAll, type Dev, devProject, startDev, stop } from './_dev.js';
 import { cleanEnv } from './_helpers.js';
 
@@ -19,17 +19,6 @@ const SLUG = 'dev-notes';
 const CLIENT = { clientId: 'harness-client', clientSecret: 'harness secret:+/%&' };
 
 buildHarnessBeforeAll();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function integrationSource(providerOrigin: string): string {
   return `import { defineIntegration } from '@platform/sdk/integration';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useId, useMemo, useState } from 'react';
 import type { HarnessDefinition } from '../types.js';
 import { nextFireTimes } from './_nextFireTimes.js';
-import { type ServerAnswer, useEntryPage } from './_shellContext.js';
+import { useTriggerCall } from './_useTriggerCall.js';
 import { TriggerResult } from './TriggerResult.js';
 
 type Schedule = NonNullable<HarnessDefinition['schedules']>[number];
@@ -14,37 +14,19 @@ function toInputValue(date: Date): string {
 
 /** One schedule: its cron, the next five fire times (UTC), a virtual time, Fire, the result. */
 export function ScheduleTrigger({ schedule }: { readonly schedule: Schedule }): ReactNode {
-  const { callServer } = useEntryPage();
   const id = useId();
   const [now] = useState(() => new Date());
   const next = useMemo(() => nextFireTimes(schedule.cron, now, 5), [schedule.cron, now]);
   const [at, setAt] = useState(() =>
     toInputValue(next.ok && next.times[0] !== undefined ? next.times[0] : now),
   );
-  const [answer, setAnswer] = useState<ServerAnswer | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const fire = async () => {
-    setBusy(true);
-    try {
-      // The input is read as UTC, like the cron expression.
-      const body = at === '' ? {} : { at: `${at.length === 16 ? `${at}:00` : at}Z` };
-      setAnswer(
-        await callServer(`triggers/schedules/${encodeURIComponent(schedule.id)}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-      );
-    } catch (error) {
-      setAnswer({
-        status: 0,
-        body: { ok: false, error: { message: error instanceof Error ? error.message : String(error) } },
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    answer,
+    busy,
+    fire: post,
+  } = useTriggerCall(`triggers/schedules/${encodeURIComponent(schedule.id)}`);
+  // The input is read as UTC, like the cron expression.
+  const fire = () => post(at === '' ? {} : { at: `${at.length === 16 ? `${at}:00` : at}Z` });
 
   return (
     <article className="harness-card" aria-labelledby={`${id}title`}>

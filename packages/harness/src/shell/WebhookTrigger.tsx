@@ -2,22 +2,20 @@ import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { HarnessDefinition } from '../types.js';
 import { exampleFromSchema } from './_exampleFromSchema.js';
-import { type ServerAnswer, useEntryPage } from './_shellContext.js';
 import { signatureFacts } from './_signatureSummary.js';
+import { useTriggerCall } from './_useTriggerCall.js';
 import { TriggerResult } from './TriggerResult.js';
 
 type Webhook = NonNullable<HarnessDefinition['webhooks']>[number];
 
 /** One webhook: its signature scheme, a payload editor prefilled from its schema, Fire, the result. */
 export function WebhookTrigger({ webhook }: { readonly webhook: Webhook }): ReactNode {
-  const { callServer } = useEntryPage();
   const id = useId();
   const [payload, setPayload] = useState(() =>
     JSON.stringify(exampleFromSchema(webhook.payloadSchema), null, 2),
   );
   const [parseError, setParseError] = useState<string | null>(null);
-  const [answer, setAnswer] = useState<ServerAnswer | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { answer, busy, fire: post } = useTriggerCall(`triggers/webhooks/${encodeURIComponent(webhook.id)}`);
 
   const fire = async () => {
     let value: unknown;
@@ -28,23 +26,7 @@ export function WebhookTrigger({ webhook }: { readonly webhook: Webhook }): Reac
       return;
     }
     setParseError(null);
-    setBusy(true);
-    try {
-      setAnswer(
-        await callServer(`triggers/webhooks/${encodeURIComponent(webhook.id)}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ payload: value }),
-        }),
-      );
-    } catch (error) {
-      setAnswer({
-        status: 0,
-        body: { ok: false, error: { message: error instanceof Error ? error.message : String(error) } },
-      });
-    } finally {
-      setBusy(false);
-    }
+    await post({ payload: value });
   };
 
   return (
