@@ -82,9 +82,7 @@ export function createLiveCapabilities(
       async set(name, value) {
         const admin = await api.localSecrets.read();
         await store.update(slug, (state) => {
-          const tiers = tiersOf(state.secrets.account, admin);
-          if (isAdminOnlySecret((tier) => Object.hasOwn(tiers[tier], name)))
-            throw new SecretAccessError(name);
+          refuseAdminOnlySecret(name, state.secrets.account, admin);
           state.secrets.account[name] = value;
         });
       },
@@ -96,8 +94,21 @@ export function createLiveCapabilities(
   };
 }
 
+/**
+ * `ctx.secrets.set`'s rule in the harness: a name the admin tiers hold (the local secrets file) is
+ * not the handler's to overwrite; throws `SecretAccessError` for it.
+ */
+export function refuseAdminOnlySecret(
+  name: string,
+  account: Readonly<Record<string, string>>,
+  local: Readonly<Record<string, string>>,
+): void {
+  const tiers = tiersOf(account, local);
+  if (isAdminOnlySecret((tier) => Object.hasOwn(tiers[tier], name))) throw new SecretAccessError(name);
+}
+
 /** The harness's tiers: the live store's account secrets; the local secrets file stands for the admin's (source) tier. */
-export function tiersOf(
+function tiersOf(
   account: Readonly<Record<string, string>>,
   local: Readonly<Record<string, string>>,
 ): Record<SecretTier, Readonly<Record<string, string>>> {

@@ -3,7 +3,6 @@ import {
   type PartnerConnectionStatus,
   partnerOAuthConnectPath,
   partnerOAuthErrorParam,
-  partnerOAuthStatusUrl,
 } from '@platform/sdk/hooks';
 import { OAuthActivationForm } from '@platform/ui';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
@@ -81,17 +80,10 @@ function ConnectionStatus(): ReactNode {
   useEffect(() => {
     const controller = new AbortController();
     setStatus({ state: 'checking' });
-    fetch(partnerOAuthStatusUrl(entry.slug, { accountId: HARNESS_ACCOUNT_ID }), { signal: controller.signal })
-      .then(async (response) => {
-        const body = (await response.json()) as {
-          ok?: boolean;
-          data?: PartnerConnectionStatus;
-          error?: { message?: string };
-        };
-        if (controller.signal.aborted) return;
-        if (body.ok === true && typeof body.data?.connected === 'boolean')
-          setStatus({ state: 'done', status: body.data });
-        else setStatus({ state: 'failed', message: body.error?.message ?? `HTTP ${response.status}` });
+    // The sdk's own check (what OAuthActivationForm uses), through the page's harness fetch.
+    createPartnerConnectionCheck(entry.slug)(HARNESS_ACCOUNT_ID, { fetch, signal: controller.signal })
+      .then((connection) => {
+        if (!controller.signal.aborted) setStatus({ state: 'done', status: connection });
       })
       .catch((error: unknown) => {
         if (!controller.signal.aborted)

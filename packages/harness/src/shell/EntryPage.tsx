@@ -154,27 +154,25 @@ function EntryProviders({ entry, options, activation, log, children }: EntryProv
 
   const callServer = useCallback<EntryPageContextValue['callServer']>(
     async (rest, init = {}) => {
-      const toolbarState = state;
       const headers = new Headers(init.headers);
-      for (const [name, value] of Object.entries(harnessRequestHeaders(toolbarState)))
-        headers.set(name, value);
+      for (const [name, value] of Object.entries(harnessRequestHeaders(state))) headers.set(name, value);
       const origin = options.pageOrigin ?? window.location.origin;
       const url = `${origin}${apiPath(entry.slug, rest)}`;
       const method = (init.method ?? 'GET').toUpperCase();
-      const record_ = (answer: { status?: number; error?: string }) =>
+      const report = (answer: { status?: number; error?: string }) =>
         log.add({
           method,
           url,
-          variant: toolbarState.variant,
-          mode: toolbarState.mode,
+          variant: state.variant,
+          mode: state.mode,
           answer: { kind: 'server', ...answer },
         });
       try {
         const response = await (options.fetch ?? globalThis.fetch)(new Request(url, { ...init, headers }));
-        record_({ status: response.status });
+        report({ status: response.status });
         return await readAnswer(response);
       } catch (error) {
-        record_({ error: error instanceof Error ? error.message : String(error) });
+        report({ error: error instanceof Error ? error.message : String(error) });
         throw error;
       }
     },

@@ -1,4 +1,5 @@
 import type { WebhookSignature } from '@platform/sdk/integration';
+import { resolveSignatureScheme } from '@platform/sdk/runtime';
 
 /** One fact of a webhook's signature scheme, for the Triggers surface's badge. */
 export interface SignatureFact {
@@ -12,8 +13,9 @@ export interface SignatureFact {
  * @example signatureFacts({ header: 'X-Sig', secretName: 'S' })[0] // { label: 'Algorithm', value: 'HMAC-SHA256' }
  */
 export function signatureFacts(signature: WebhookSignature): SignatureFact[] {
-  const scheme = signature.scheme ?? {};
-  const format = scheme.format ?? 'digest';
+  // The defaults as signing and verifying apply them (the sdk's one place for them).
+  const scheme = resolveSignatureScheme(signature);
+  const format = scheme.format;
   const timestamp =
     scheme.timestampHeader !== undefined
       ? `header ${scheme.timestampHeader}`
@@ -21,7 +23,7 @@ export function signatureFacts(signature: WebhookSignature): SignatureFact[] {
         ? `key ${scheme.timestampKey}= in ${signature.header}`
         : 'none';
   const facts: SignatureFact[] = [
-    { label: 'Algorithm', value: `HMAC-${(scheme.algorithm ?? 'sha256').toUpperCase()}` },
+    { label: 'Algorithm', value: `HMAC-${scheme.algorithm.toUpperCase()}` },
     { label: 'Header', value: signature.header },
     {
       label: 'Format',
@@ -32,7 +34,7 @@ export function signatureFacts(signature: WebhookSignature): SignatureFact[] {
             ? 'digest (bare or sha256=-labelled hex)'
             : 'digest',
     },
-    { label: 'Signed payload', value: scheme.signedPayload ?? '{body}' },
+    { label: 'Signed payload', value: scheme.signedPayload },
     { label: 'Timestamp', value: timestamp },
     {
       label: 'Replay window',

@@ -1,3 +1,7 @@
+export {
+  type ResolvedScheme as ResolvedSignatureScheme,
+  resolveScheme as resolveSignatureScheme,
+} from './_signatureScheme.js';
 export type { ValidationIssue } from './_validate.js';
 export type {
   Capabilities,

@@ -1,12 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SecretAccessError } from '@platform/sdk/integration';
-import {
-  type Capabilities,
-  createContext,
-  isAdminOnlySecret,
-  redactText,
-  runOnTokens,
-} from '@platform/sdk/runtime';
+import { type Capabilities, createContext, redactText, runOnTokens } from '@platform/sdk/runtime';
 import {
   asOAuthFailure,
   authorizationCode,
@@ -27,7 +20,7 @@ import type { HarnessRegistryEntry } from '../../types.js';
 import { errorResponse } from '../_errors.js';
 import { HARNESS_USER_ID, type HarnessApi, type HarnessEnv } from '../_harnessApi.js';
 import { requestHost } from '../_requestGuards.js';
-import { createLiveCapabilities, tiersOf } from '../liveCapabilities.js';
+import { createLiveCapabilities, refuseAdminOnlySecret } from '../liveCapabilities.js';
 import { LOCAL_SECRETS_FILE } from '../localSecrets.js';
 
 /** How long a connection attempt may take from connect to callback (as on the host). */
@@ -317,11 +310,11 @@ function bufferedLiveCapabilities(api: HarnessApi, entry: HarnessRegistryEntry) 
         return secrets.has(name) ? secrets.get(name) : live.secrets.get(name);
       },
       async set(name, value) {
-        const tiers = tiersOf(
+        refuseAdminOnlySecret(
+          name,
           (await api.liveStore.read(entry.slug)).secrets.account,
           await api.localSecrets.read(),
         );
-        if (isAdminOnlySecret((tier) => Object.hasOwn(tiers[tier], name))) throw new SecretAccessError(name);
         secrets.set(name, value);
       },
     },
