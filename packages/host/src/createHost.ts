@@ -108,7 +108,6 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
           linesPerCall: limits.logLinesPerCall,
           bytesPerMinute: limits.logBytesPerMinute,
           linesPerMinute: limits.logLinesPerMinute,
-          lineBytes: limits.logLineBytes,
         },
         () => now().getTime(),
       ),

@@ -41,3 +41,11 @@ export function createStyle(enabled: boolean): Style {
     cyan: ansi(36, 39),
   };
 }
+
+/**
+ * A count with its noun, plural unless one.
+ * @example plural(2, 'finding') // '2 findings'
+ */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

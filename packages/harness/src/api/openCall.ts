@@ -6,21 +6,11 @@ import {
   redactText,
   redactUrl,
 } from '@platform/sdk/runtime';
+import type { HarnessHop } from '../hooks/createHarnessFetch.js';
 import { HARNESS_ACCOUNT_ID } from '../registry/index.js';
 import { HARNESS_USER_ID, type HarnessApi, type HarnessCall } from './_harnessApi.js';
 import { fixtureThatAnswered, suggestedFixture } from './fixtureStates.js';
 import { createLiveCapabilities, type StorageSnapshot } from './liveCapabilities.js';
-
-/** One `ctx.fetch` of a call and how it was answered, for the page's request log (`x-harness-hops`). */
-export interface HarnessHop {
-  readonly method: string;
-  /** Redacted: no userinfo, query values as `?...`. */
-  readonly url: string;
-  readonly answer:
-    | { readonly kind: 'fixture'; readonly fixture: string; readonly status: number }
-    | { readonly kind: 'network'; readonly status: number }
-    | { readonly kind: 'refused'; readonly message: string; readonly suggestion?: string };
-}
 
 /** One call's `ctx`, and what the routes read around it. */
 export interface OpenedCall {

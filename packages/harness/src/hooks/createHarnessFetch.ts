@@ -48,6 +48,14 @@ export type HarnessRequestAnswer =
   /** Not sent: `suggestion` is the fixture literal that would answer it (none for an egress refusal). */
   | { readonly kind: 'refused'; readonly message: string; readonly suggestion?: string };
 
+/** A handler's `ctx.fetch` on the server, as the actions route lists it in `x-harness-hops`. */
+export interface HarnessHop {
+  readonly method: string;
+  /** Redacted: no userinfo, query values as `?...`. */
+  readonly url: string;
+  readonly answer: Extract<HarnessRequestAnswer, { kind: 'fixture' | 'network' | 'refused' }>;
+}
+
 /** One request the harness fetch handled, as `onRequest` reports it. */
 export interface HarnessRequestRecord {
   readonly method: string;
@@ -235,9 +243,6 @@ function gateOptions(options: HarnessFetchOptions): Pick<ConfirmLiveActionOption
 // Fixtures mode answers the OAuth status route from `oauth.connected` (default connected) when no
 // fixture of the variant does: the spec has fixtures mode report it, and the page's own requests in
 // fixtures mode never reach the server.
-// Fixtures mode answers the OAuth status route from `oauth.connected` (default connected) when no
-// fixture of the variant does: the spec has fixtures mode report it, and the page's own requests in
-// fixtures mode never reach the server.
 function isOAuthStatus(entry: HarnessRegistryEntry, method: string, rest: string): boolean {
   if (method !== 'GET' || rest.replace(/\/$/, '') !== 'oauth/status') return false;
   return entry.oauth !== undefined || entry.definition?.oauth !== undefined;
@@ -259,13 +264,13 @@ function checkLiveEgress(request: Request, entry: HarnessRegistryEntry, log: (li
 }
 
 // The server's hop list, read defensively: a malformed header lists nothing rather than failing the call.
-function readHops(header: string | null): { method: string; url: string; answer: HarnessRequestAnswer }[] {
+function readHops(header: string | null): HarnessHop[] {
   if (header === null) return [];
   try {
     const hops: unknown = JSON.parse(decodeURIComponent(header));
     if (!Array.isArray(hops)) return [];
     return hops.filter(
-      (hop): hop is { method: string; url: string; answer: HarnessRequestAnswer } =>
+      (hop): hop is HarnessHop =>
         typeof hop?.method === 'string' &&
         typeof hop.url === 'string' &&
         typeof hop.answer?.kind === 'string',

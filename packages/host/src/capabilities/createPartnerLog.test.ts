@@ -25,8 +25,8 @@ const LIMITS: LogBudgetLimits = {
   linesPerCall: 200,
   bytesPerMinute: 1024 * 1024,
   linesPerMinute: 2000,
-  lineBytes: 8 * 1024,
 };
+const LINE_BYTES = 8 * 1024;
 
 function partnerLog(limits: LogBudgetLimits = LIMITS, level: pino.Level = 'debug') {
   const out = capture(level);
@@ -34,7 +34,7 @@ function partnerLog(limits: LogBudgetLimits = LIMITS, level: pino.Level = 'debug
     logger: out.logger,
     identity: { integration: 'acme', version: 3, accountId: 'acct-1', requestId: 'req-1' },
     budget: createLogBudgets(limits).forCall('acme'),
-    lineBytes: limits.lineBytes,
+    lineBytes: LINE_BYTES,
   });
   return { ...out, log: log as (entry: unknown) => void };
 }

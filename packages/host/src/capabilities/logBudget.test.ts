@@ -6,7 +6,6 @@ const LIMITS: LogBudgetLimits = {
   linesPerCall: 5,
   bytesPerMinute: 5000,
   linesPerMinute: 12,
-  lineBytes: 200,
 };
 
 describe('createLogBudgets: per call', () => {

@@ -6,8 +6,6 @@ export interface LogBudgetLimits {
   /** Per integration (all its versions and accounts) per fixed minute, in this process. */
   readonly bytesPerMinute: number;
   readonly linesPerMinute: number;
-  /** One line; a longer one is cut with a marker before it is counted. */
-  readonly lineBytes: number;
 }
 
 /** Which budget a line went past, said once: per call, or per integration and minute. */
@@ -35,7 +33,6 @@ export interface CallLogBudget {
 
 /** The host's log budgets: one per process (`HostServices.logBudgets`), holding the minute windows. */
 export interface LogBudgets {
-  readonly limits: LogBudgetLimits;
   forCall(integration: string): CallLogBudget;
 }
 
@@ -72,7 +69,6 @@ export function createLogBudgets(limits: LogBudgetLimits, now: () => number = Da
   }
 
   return {
-    limits,
     forCall(integration) {
       let lines = 0;
       let bytes = 0;

@@ -3,7 +3,7 @@ import { getCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { type User, userForToken } from '../store/users.js';
-import { RouteError } from './_errors.js';
+import { RouteError, requestIdOf } from './_errors.js';
 
 export const SESSION_COOKIE = 'platform_session';
 
@@ -85,7 +85,7 @@ export function checkStateChange(
         path: new URL(c.req.url).pathname,
         ...(origin === undefined ? {} : { origin }),
         ...(fetchSite === undefined ? {} : { secFetchSite: fetchSite }),
-        requestId: c.get('requestId' as never) as string | undefined,
+        requestId: requestIdOf(c),
       },
       'state change refused: not from this host',
     );

@@ -39,3 +39,7 @@ export class RouteError extends Error {
     super(message);
   }
 }
+
+/** The request id the host's middleware set on this request (for log lines), if any. */
+export const requestIdOf = (c: Context): string | undefined =>
+  c.get('requestId' as never) as string | undefined;

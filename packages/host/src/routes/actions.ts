@@ -7,7 +7,7 @@ import { securityEvent } from '../security/securityEvent.js';
 import { checkStateChange } from './_auth.js';
 import { resolveCall } from './_call.js';
 import { callCapabilities } from './_callCapabilities.js';
-import { errorResponse } from './_errors.js';
+import { errorResponse, requestIdOf } from './_errors.js';
 
 /** `POST /api/integrations/<slug>/actions/<name>?accountId=`: the production actions route. */
 export function actionRoutes(services: HostServices): Hono {
@@ -50,7 +50,7 @@ export function actionRoutes(services: HostServices): Hono {
               userId: target.user.id,
               limit: limit.exceeded.join(','),
               retryAfterSeconds: limit.retryAfterSeconds,
-              requestId: c.get('requestId' as never) as string | undefined,
+              requestId: requestIdOf(c),
             },
             'action call refused: over the rate limit (logged once per limit and minute)',
           );
@@ -68,7 +68,7 @@ export function actionRoutes(services: HostServices): Hono {
         version: target.version,
         accountId: target.accountId,
         userId: target.user.id,
-        requestId: c.get('requestId' as never) as string | undefined,
+        requestId: requestIdOf(c),
       });
       const envelope = await services.runtime.invokeAction({
         version: target.version,

@@ -21,7 +21,7 @@ import { membershipRole, type User } from '../store/users.js';
 import { authenticate, hostOrigin } from './_auth.js';
 import { resolveCall } from './_call.js';
 import { callCapabilities } from './_callCapabilities.js';
-import { RouteError } from './_errors.js';
+import { RouteError, requestIdOf } from './_errors.js';
 
 /**
  * The OAuth loop of an integration that declares `oauth` (DESIGN.md 4, "OAuth"):
@@ -307,8 +307,6 @@ const STATE_REASONS = {
   not_signed_in: 'nobody is signed in',
   other_user: 'signed in as another user than the one who started the connection',
 } as const;
-
-const requestIdOf = (c: Context) => c.get('requestId' as never) as string | undefined;
 
 function logFailure(
   services: HostServices,

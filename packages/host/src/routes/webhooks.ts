@@ -8,7 +8,7 @@ import { securityEvent } from '../security/securityEvent.js';
 import { readBundle } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
 import { accountByRefSql } from '../store/users.js';
-import { errorResponse } from './_errors.js';
+import { errorResponse, requestIdOf } from './_errors.js';
 
 /** Attempts of a webhook delivery (the first and its retries) before it is marked failed. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
@@ -117,7 +117,7 @@ export function webhookRoutes(services: HostServices): Hono {
                 webhookId,
                 accountId,
                 reason: forgeryReason(verdict.reason),
-                requestId: c.get('requestId' as never) as string | undefined,
+                requestId: requestIdOf(c),
               },
               'webhook refused: its signature did not verify',
             );

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
 import { toCliError } from '../../cli/CliError.js';
-import type { Style } from '../../cli/terminal.js';
+import { plural, type Style } from '../../cli/terminal.js';
 import { validateCommand } from '../validate/command.js';
 import type { Finding } from '../validate/finding.js';
 import { validateProject } from '../validate/validateProject.js';
-import { isLoopbackAddress } from './isLoopbackAddress.js';
+import { isLoopbackHost } from './isLoopbackAddress.js';
 
 /** The project's harness entry, next to platform.json. */
 export const HARNESS_CONFIG_FILE = 'harness.config.ts';
@@ -174,8 +174,7 @@ function unavailable(
   env: Readonly<Record<string, string | undefined>>,
 ): Response {
   const host = request.headers.get('host') ?? new URL(request.url).host;
-  const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-  if (env[EXPOSE_VARIABLE] !== '1' && !isLoopbackAddress(hostname ?? '')) {
+  if (env[EXPOSE_VARIABLE] !== '1' && !isLoopbackHost(host)) {
     return Response.json(
       {
         ok: false,
@@ -205,8 +204,4 @@ function describe(thrown: unknown): string {
   return thrown.name === 'Error' || thrown.message.startsWith(thrown.name)
     ? thrown.message
     : `${thrown.name}: ${thrown.message}`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -9,7 +9,7 @@ import type { Style } from '../../cli/terminal.js';
 import { MANIFEST_FILE, readManifest } from '../../project/readManifest.js';
 import { CLI_VERSION } from '../../version.js';
 import { createDevHarness, type DevHarness, EXPOSE_VARIABLE, HARNESS_CONFIG_FILE } from './devHarness.js';
-import { isLoopbackAddress } from './isLoopbackAddress.js';
+import { isLoopbackAddress, isLoopbackHost } from './isLoopbackAddress.js';
 import { checkShellContract, findHarnessPackage, SHELL_CONTRACT } from './shellContract.js';
 import { shellViteConfig } from './shellViteConfig.js';
 import { writeShell } from './writeShell.js';
@@ -109,7 +109,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   const exposed = env[EXPOSE_VARIABLE] === '1';
   httpServer.on('request', (req, res) => {
     if (req.url?.startsWith(API_PREFIX) === true) void api(req, res);
-    else if (!exposed && !isLoopbackHostHeader(req.headers.host)) refuseForeignHost(req.headers.host, res);
+    else if (!exposed && !isLoopbackHost(req.headers.host)) refuseForeignHost(req.headers.host, res);
     else vite.middlewares(req, res);
   });
   try {
@@ -240,15 +240,6 @@ async function close(vite: ViteDevServer, server: Server): Promise<void> {
 
 // A page request under another name than loopback (DNS rebinding, a LAN neighbour): refused
 // before Vite sees it, with the fix in this command's own terms.
-function isLoopbackHostHeader(host: string | undefined): boolean {
-  if (host === undefined || host === '' || /[\s/?#@\\]/.test(host)) return false;
-  try {
-    return isLoopbackAddress(new URL(`http://${host}`).hostname);
-  } catch {
-    return false;
-  }
-}
-
 function refuseForeignHost(host: string | undefined, res: ServerResponse): void {
   res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
   res.end(

@@ -1,6 +1,6 @@
 import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
-import type { Style } from '../../cli/terminal.js';
+import { plural, type Style } from '../../cli/terminal.js';
 import { renderFinding } from '../validate/finding.js';
 import type { TestCounts } from './readVitestReport.js';
 import type { TestOptions, TestReport } from './runProjectTests.js';
@@ -67,10 +67,6 @@ export const testCommand = defineCommand<TestOptions, TestReport>({
   },
   render: renderAppendix,
 });
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
 
 /**
  * Failing tests and failed test files, each one failure.

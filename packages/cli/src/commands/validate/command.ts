@@ -1,6 +1,6 @@
 import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
-import type { Style } from '../../cli/terminal.js';
+import { plural, type Style } from '../../cli/terminal.js';
 import { noPositionals } from '../_arguments.js';
 import { renderFinding } from './finding.js';
 import type { ValidateOptions, ValidateReport } from './validateProject.js';
@@ -46,10 +46,6 @@ export const validateCommand = defineCommand<ValidateOptions, ValidateReport>({
   },
   render: renderReport,
 });
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
 
 function renderReport(report: ValidateReport, style: Style): string {
   const names = report.integrations.map((integration) => integration.slug).join(', ');

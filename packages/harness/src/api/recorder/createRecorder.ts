@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type CapabilityFetchRequest, type CapabilityFetchResponse, redactUrl } from '@platform/sdk/runtime';
 import { jsonFile, writeFileAtomic } from '../_jsonFile.js';
-import { LIVE_DIR } from '../liveStore.js';
+import { ignoreInGit, LIVE_DIR } from '../liveStore.js';
 import { mergeRecording, renderRecordedModule, toFixtures } from './renderRecordedFixtures.js';
 import { type Recording, toRecording } from './toRecording.js';
 
@@ -51,6 +51,8 @@ export function createRecorder(projectDir: string, log: (line: string) => void):
       });
       const target = join(projectDir, recordedFixturesPath(slug));
       try {
+        // The raw recordings live under .platform/live/ too: never committed, whoever writes first.
+        await ignoreInGit(projectDir);
         await file.update(async (recordings) => {
           const merged = mergeRecording(recordings, recording);
           recordings.splice(0, recordings.length, ...merged);
