@@ -1,11 +1,6 @@
+import { HARNESS_HEADERS } from '../hooks/harnessRequestHeaders.js';
+import type { HarnessToolbarState } from '../hooks/harnessToolbarState.js';
 import { HARNESS_MODES, HARNESS_VARIANTS, type HarnessMode, type HarnessVariant } from '../types.js';
-
-/** The toolbar state as the request headers carry it, before the entry decides the mode. */
-export interface ToolbarState {
-  readonly variant: HarnessVariant;
-  readonly mode: HarnessMode;
-  readonly record: boolean;
-}
 
 /**
  * Reads `x-harness-variant` (default `default`), `x-harness-mode` (default `fixtures`) and
@@ -14,10 +9,10 @@ export interface ToolbarState {
  */
 export function readToolbar(
   headers: Headers,
-): { ok: true; state: ToolbarState } | { ok: false; message: string } {
-  const variant = headers.get('x-harness-variant') ?? 'default';
-  const mode = headers.get('x-harness-mode') ?? 'fixtures';
-  const record = headers.get('x-harness-record') ?? '0';
+): { ok: true; state: HarnessToolbarState } | { ok: false; message: string } {
+  const variant = headers.get(HARNESS_HEADERS.variant) ?? 'default';
+  const mode = headers.get(HARNESS_HEADERS.mode) ?? 'fixtures';
+  const record = headers.get(HARNESS_HEADERS.record) ?? '0';
   if (!isVariant(variant)) return { ok: false, message: variantMessage(variant, 'x-harness-variant header') };
   if (!(HARNESS_MODES as readonly string[]).includes(mode))
     return {

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { redactText } from '@platform/sdk/runtime';
 import { createEgressFetch } from '@platform/sdk/server';
 import { Hono } from 'hono';
+import { HARNESS_HEADERS } from '../hooks/harnessRequestHeaders.js';
+import { effectiveToolbarState } from '../hooks/harnessToolbarState.js';
 import type { HarnessRegistry } from '../types.js';
 import { errorResponse } from './_errors.js';
 import type { HarnessApi, HarnessEnv, LiveFetch } from './_harnessApi.js';
@@ -118,14 +120,9 @@ export function createHarnessApiHandlers(
     const toolbar = readToolbar(c.req.raw.headers);
     if (!toolbar.ok) return errorResponse(c, 400, 'invalid_request', toolbar.message);
     // Without a `live` block an entry always runs on fixtures, whatever the toolbar says.
-    const mode = toolbar.state.mode === 'live' && entry.live !== undefined ? 'live' : 'fixtures';
-    c.set('call', {
-      entry,
-      variant: toolbar.state.variant,
-      mode,
-      record: mode === 'live' && toolbar.state.record,
-    });
-    c.header('x-harness-mode', mode);
+    const state = effectiveToolbarState(entry, toolbar.state);
+    c.set('call', { entry, ...state });
+    c.header(HARNESS_HEADERS.mode, state.mode);
     return next();
   });
   // One sub-app per concern.

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { CliError } from '../../cli/CliError.js';
-import { detectPackageManager, oneOffCommand, type PackageManager } from '../../project/packageJson.js';
+import {
+  detectPackageManager,
+  findInstalledPackage,
+  oneOffCommand,
+  type PackageManager,
+  readPackageJson,
+} from '../../project/packageJson.js';
 import { PLATFORM_PINS } from '../../project/pins.js';
 import { CLI_VERSION } from '../../version.js';
 
@@ -14,7 +17,7 @@ export const SHELL_CONTRACT = 2;
 
 /** The project's installed `@platform/harness`, as `platform dev` reads it. */
 export interface HarnessPackage {
-  /** The package's directory (as resolved from the project, symlinks kept). */
+  /** The package's directory (real path). */
   readonly dir: string;
   readonly version: string;
   /** `platform.shellContract` of its package.json; `null` when it declares none (releases before contract 2). */
@@ -22,31 +25,25 @@ export interface HarnessPackage {
 }
 
 /**
- * Resolves `@platform/harness/package.json` from the project as Node would and reads its version
+ * Finds the project's installed `@platform/harness` (as `upgrade` and `validate` find packages) and reads its version
  * and shell contract. Refuses with `precondition_failed` when the project has no harness installed.
  */
 export function findHarnessPackage(
   projectDir: string,
   env: Readonly<Record<string, string | undefined>>,
 ): HarnessPackage {
-  let path: string;
-  try {
-    path = createRequire(join(projectDir, 'package.json')).resolve('@platform/harness/package.json');
-  } catch (thrown) {
+  const installed = findInstalledPackage(projectDir, '@platform/harness');
+  if (installed === undefined) {
     const manager = detectPackageManager(projectDir, env);
     throw new CliError('precondition_failed', `@platform/harness is not installed in ${projectDir}.`, {
       hint: `Install it in the project with \`${installCommand(manager)}\`, then run \`platform dev\` again.`,
-      cause: thrown,
     });
   }
-  const json = JSON.parse(readFileSync(path, 'utf8')) as {
-    version?: unknown;
-    platform?: { shellContract?: unknown };
-  };
-  const contract = json.platform?.shellContract;
+  const platform = readPackageJson(installed.dir)?.platform as { shellContract?: unknown } | undefined;
+  const contract = platform?.shellContract;
   return {
-    dir: dirname(path),
-    version: typeof json.version === 'string' ? json.version : '0.0.0',
+    dir: installed.dir,
+    version: installed.version,
     shellContract: typeof contract === 'number' && Number.isInteger(contract) ? contract : null,
   };
 }

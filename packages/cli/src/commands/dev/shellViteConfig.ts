@@ -8,6 +8,7 @@ import {
   type InlineConfig,
   searchForWorkspaceRoot,
 } from 'vite';
+import { findInstalledPackage } from '../../project/packageJson.js';
 
 /** The export condition of this repository's sources (each workspace package's `exports`). */
 export const SOURCE_CONDITION = '@platform/source';
@@ -99,7 +100,8 @@ const SHELL_DEPENDENCIES = [
 ];
 
 function platformEntries(projectDir: string): string[] {
-  const installed = (name: string) => existsSync(join(projectDir, 'node_modules', name));
+  // Wherever Node would find it from the project (a workspace may hoist it above).
+  const installed = (name: string) => findInstalledPackage(projectDir, name) !== undefined;
   return [
     ...Object.entries(PLATFORM_BROWSER_ENTRIES).flatMap(([name, subpaths]) =>
       installed(`@platform/${name}`) ? subpaths.map((subpath) => `@platform/${name}${subpath}`) : [],

@@ -62,6 +62,20 @@ export async function upgradeProject(options: UpgradeOptions): Promise<UpgradeRe
   const manager = detectPackageManager(options.cwd, options.env);
   const schema = checkSchemaSkew(options.cwd);
   const plan = planUpgrade(packageJson, manager);
+  // What refuses an upgrade needs no network: said before the registry is asked.
+  if (!options.check) {
+    if (schema.skewed) throw schemaSkewError(schema, options.cwd, options.env);
+    if (plan.ahead.length > 0) {
+      const list = plan.ahead.map((item) => `${item.name} ${item.range}`).join(', ');
+      throw new CliError(
+        'precondition_failed',
+        `The project is past this CLI's train (${CLI_TRAIN}): ${list}. @platform/cli ${CLI_VERSION} does not move packages down.`,
+        {
+          hint: `Run \`${oneOffCommand(manager)} @platform/cli@latest upgrade\` to upgrade with the newest CLI instead.`,
+        },
+      );
+    }
+  }
   const registry = await readRegistryVersions(options.cwd, Object.keys(PLATFORM_PINS));
   const report: UpgradeReport = {
     project: options.cwd,
@@ -75,17 +89,6 @@ export async function upgradeProject(options: UpgradeOptions): Promise<UpgradeRe
     registry: { ...registry, ...checkAgainstRegistry(plan.upgraded, registry) },
   };
   if (options.check) return report;
-  if (schema.skewed) throw schemaSkewError(schema, options.cwd, options.env);
-  if (plan.ahead.length > 0) {
-    const list = plan.ahead.map((item) => `${item.name} ${item.range}`).join(', ');
-    throw new CliError(
-      'precondition_failed',
-      `The project is past this CLI's train (${CLI_TRAIN}): ${list}. @platform/cli ${CLI_VERSION} does not move packages down.`,
-      {
-        hint: `Run \`${oneOffCommand(manager)} @platform/cli@latest upgrade\` to upgrade with the newest CLI instead.`,
-      },
-    );
-  }
   if (plan.changes.length === 0) return report;
   const path = join(options.cwd, 'package.json');
   const indent = /^[ \t]+(?=")/m.exec(readFileSync(path, 'utf8'))?.[0] ?? '  ';
