@@ -146,7 +146,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
 
 /** Where the registry's tarballs are: the option, `PLATFORM_REGISTRY_DIR`, else `<dataDir>/registry`. */
 export function registryDirOf(options: CreateHostOptions): string | undefined {
-  const variable = options.env?.PLATFORM_REGISTRY_DIR ?? process.env.PLATFORM_REGISTRY_DIR;
+  const variable = envVar(options, 'PLATFORM_REGISTRY_DIR');
   if (options.registryDir !== undefined) return resolve(options.registryDir);
   if (variable !== undefined && variable !== '') return resolve(variable);
   return options.dataDir === undefined ? undefined : resolve(options.dataDir, 'registry');
@@ -154,7 +154,7 @@ export function registryDirOf(options: CreateHostOptions): string | undefined {
 
 function selectRuntime(options: CreateHostOptions, logger: Logger): Runtime {
   if (typeof options.runtime === 'object') return options.runtime;
-  const variable = (name: string) => options.env?.[name] ?? process.env[name];
+  const variable = (name: string) => envVar(options, name);
   const kind = options.runtime ?? variable('PLATFORM_RUNTIME') ?? DEFAULT_RUNTIME;
   if (kind === 'isolated') {
     const runners = positiveInteger('PLATFORM_RUNNERS', variable('PLATFORM_RUNNERS'));
@@ -207,10 +207,15 @@ function logLimitsFromEnv(options: CreateHostOptions): Partial<HostLimits> {
   } as const;
   const limits: Partial<Record<keyof typeof variables, number>> = {};
   for (const [limit, name] of Object.entries(variables) as [keyof typeof variables, string][]) {
-    const value = positiveInteger(name, options.env?.[name] ?? process.env[name]);
+    const value = positiveInteger(name, envVar(options, name));
     if (value !== undefined) limits[limit] = value;
   }
   return limits;
+}
+
+/** A variable of `options.env`, else of the process. */
+function envVar(options: CreateHostOptions, name: string): string | undefined {
+  return options.env?.[name] ?? process.env[name];
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {

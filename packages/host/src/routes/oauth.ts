@@ -110,32 +110,22 @@ export function oauthRoutes(services: HostServices): Hono {
     let unexpected: OAuthErrorCode = 'invalid';
     try {
       if (consumed.status !== 'fresh') {
-        stateEvent(services, c, slug, {
+        throw stateRefusal(services, c, slug, {
           outcome: 'expired',
           reason: consumed.status,
           accountId: consumed.accountId,
           startedBy: consumed.userId,
         });
-        throw new OAuthFailure(
-          'expired',
-          consumed.status === 'used' ? 'the state was already used' : 'the state is older than 10 minutes',
-        );
       }
       const user = await signedInUser(services, c);
       if (user?.id !== consumed.userId) {
-        stateEvent(services, c, slug, {
+        throw stateRefusal(services, c, slug, {
           outcome: 'unauthorized',
           reason: user === undefined ? 'not_signed_in' : 'other_user',
           accountId: consumed.accountId,
           userId: user?.id,
           startedBy: consumed.userId,
         });
-        throw new OAuthFailure(
-          'unauthorized',
-          user === undefined
-            ? 'nobody is signed in'
-            : 'signed in as another user than the one who started the connection',
-        );
       }
       const code = authorizationCode({ error: c.req.query('error'), code: c.req.query('code') });
       if ((await membershipRole(services.db, consumed.accountId, user.id)) === undefined) {
@@ -297,6 +287,17 @@ function stateEvent(
     { integration: slug, ...fields, requestId: requestIdOf(c) },
     `OAuth callback refused: ${STATE_REASONS[fields.reason]}`,
   );
+}
+
+/** Logs the `oauth_state` event and returns the failure the callback redirects with (the same words). */
+function stateRefusal(
+  services: HostServices,
+  c: Context,
+  slug: string,
+  fields: Parameters<typeof stateEvent>[3] & { outcome: 'expired' | 'unauthorized' },
+): OAuthFailure {
+  stateEvent(services, c, slug, fields);
+  return new OAuthFailure(fields.outcome, STATE_REASONS[fields.reason]);
 }
 
 const STATE_REASONS = {

@@ -17,6 +17,14 @@ export interface CapabilityFetchResponse {
   readonly body: string;
 }
 
+/**
+ * A header of a capability response by its lower-case name (the first when repeated).
+ * @example capabilityHeader(response, 'content-type') // 'application/json'
+ */
+export function capabilityHeader(response: CapabilityFetchResponse, name: string): string | undefined {
+  return response.headers.find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
 export type StorageScopeName = 'account' | 'user';
 
 export interface LogEntry {

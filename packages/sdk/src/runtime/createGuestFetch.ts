@@ -1,5 +1,5 @@
 import { base64ToBytes, bytesToBase64 } from './_base64.js';
-import type { Capabilities, CapabilityFetchResponse } from './capabilities.js';
+import { type Capabilities, type CapabilityFetchResponse, capabilityHeader } from './capabilities.js';
 import { checkEgressUrl } from './checkEgressUrl.js';
 import { redactUrl } from './redact.js';
 
@@ -50,7 +50,7 @@ export function createGuestFetch(options: GuestFetchOptions) {
         level: 'debug',
         message: `fetch ${method} ${redactUrl(url)} -> ${response.status} (${Date.now() - started} ms)`,
       });
-      const location = headerValue(response, 'location');
+      const location = capabilityHeader(response, 'location');
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined || redirectMode === 'manual') {
         return toResponse(response, url, hop > 0);
       }
@@ -78,10 +78,6 @@ export function createGuestFetch(options: GuestFetchOptions) {
       url = withoutFragment(next.href);
     }
   };
-}
-
-function headerValue(response: CapabilityFetchResponse, name: string): string | undefined {
-  return response.headers.find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 function toResponse(data: CapabilityFetchResponse, url: string, redirected: boolean): Response {

@@ -3,12 +3,13 @@ export {
   resolveScheme as resolveSignatureScheme,
 } from './_signatureScheme.js';
 export type { ValidationIssue } from './_validate.js';
-export type {
-  Capabilities,
-  CapabilityFetchRequest,
-  CapabilityFetchResponse,
-  LogEntry,
-  StorageScopeName,
+export {
+  type Capabilities,
+  type CapabilityFetchRequest,
+  type CapabilityFetchResponse,
+  capabilityHeader,
+  type LogEntry,
+  type StorageScopeName,
 } from './capabilities.js';
 export { type CheckEgressUrlOptions, checkEgressUrl } from './checkEgressUrl.js';
 export { type CreateContextOptions, createContext } from './createContext.js';

@@ -1,4 +1,8 @@
-import type { CapabilityFetchRequest, CapabilityFetchResponse } from '@platform/sdk/runtime';
+import {
+  type CapabilityFetchRequest,
+  type CapabilityFetchResponse,
+  capabilityHeader,
+} from '@platform/sdk/runtime';
 import type { HttpFixture } from '../../types.js';
 
 /** What is kept of one live `ctx.fetch` hop: redacted, ready to become an `HttpFixture`. */
@@ -94,7 +98,7 @@ export function toRecording(
   } catch {
     return { skipped: `its ${bytes.length}-byte body is not text, and a fixture answers with text or JSON` };
   }
-  const contentType = header(response, 'content-type');
+  const contentType = capabilityHeader(response, 'content-type');
   let body: unknown;
   if (text !== '') {
     body = scrub(text);
@@ -167,10 +171,6 @@ function requestCredentials(request: CapabilityFetchRequest): string[] {
   for (const [name, value] of url.searchParams) if (isSecretLikeName(name)) values.push(value);
   if (url.password !== '') values.push(decodeURIComponent(url.password));
   return values;
-}
-
-function header(response: CapabilityFetchResponse, name: string): string | undefined {
-  return response.headers.find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 function mediaType(value: string): string {

@@ -1,5 +1,5 @@
 import { EgressDeniedError, type Tokens } from '@platform/sdk/integration';
-import { redactText } from '@platform/sdk/runtime';
+import { capabilityHeader, redactText } from '@platform/sdk/runtime';
 import type { EgressFetch } from '../egress/EgressFetch.js';
 import type { ClientCredentials } from './ClientCredentials.js';
 import { OAuthFailure } from './OAuthFailure.js';
@@ -85,7 +85,7 @@ export async function exchangeCode(
 
 function parseBody(response: Awaited<ReturnType<EgressFetch>>): Record<string, unknown> | undefined {
   const text = Buffer.from(response.body, 'base64').toString('utf8');
-  const type = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  const type = capabilityHeader(response, 'content-type') ?? '';
   try {
     const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
