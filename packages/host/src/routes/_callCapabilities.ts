@@ -16,7 +16,7 @@ export function callCapabilities(
     userId: string | undefined;
     requestId?: string | undefined;
   },
-) {
+): ReturnType<typeof createHostCapabilities> {
   const identity = {
     integration: input.version.slug,
     version: input.version.number,
