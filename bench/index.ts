@@ -4,6 +4,7 @@ import { benchDefinition } from './definition.bench.js';
 import { benchDev } from './dev.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
 import { benchIsolatedRuntime } from './isolatedRuntime.bench.js';
+import { benchPublish } from './publish.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
 import { benchValidate } from './validate.bench.js';
 import { benchWebhookIngest } from './webhookIngest.bench.js';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   uiSize: benchUiSize,
   validate: benchValidate,
   dev: benchDev,
+  publish: benchPublish,
 };
 const filters = process.argv.slice(2).map((word) => word.toLowerCase());
 for (const [name, run] of Object.entries(benches)) {

@@ -29,6 +29,28 @@ export {
   initProject,
   scaffoldFiles,
 } from './commands/init/index.js';
+export { type LoginOptions, type LoginReport, loginCommand, loginToHost } from './commands/login/index.js';
+export {
+  type PublishOptions,
+  type PublishReport,
+  publishCommand,
+  publishProject,
+  type SubmittedVersion,
+} from './commands/publish/index.js';
+export {
+  listSources,
+  type SourcesOptions,
+  type SourcesReport,
+  sourcesCommand,
+} from './commands/sources/index.js';
+export {
+  readStatus,
+  type StatusOptions,
+  type StatusReport,
+  statusCommand,
+  type VersionStatusView,
+  watchStatus,
+} from './commands/status/index.js';
 export { runProjectTests, type TestOptions, type TestReport, testCommand } from './commands/test/index.js';
 export {
   type UpgradeOptions,
@@ -36,6 +58,7 @@ export {
   upgradeCommand,
   upgradeProject,
 } from './commands/upgrade/index.js';
+export { selectSource, type UseOptions, type UseReport, useCommand } from './commands/use/index.js';
 export {
   effectiveToolName,
   FINDING_SEVERITY,
@@ -47,6 +70,7 @@ export {
   validateCommand,
   validateProject,
 } from './commands/validate/index.js';
+export { type PackedProject, packProject } from './host/index.js';
 export { closestName } from './icons/closestName.js';
 export { freeIconNames } from './icons/freeIconNames.js';
 export {

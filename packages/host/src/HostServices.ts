@@ -2,6 +2,7 @@ import type { EgressFetch } from '@platform/sdk/server';
 import type { Logger } from 'pino';
 import type { LogBudgets } from './capabilities/logBudget.js';
 import type { Db } from './db/Db.js';
+import type { GateLimits } from './gate/index.js';
 import type { RegistryFolder } from './registry/registryFolder.js';
 import type { Runtime } from './runtime/Runtime.js';
 import type { SecretBox } from './secrets/SecretBox.js';
@@ -27,6 +28,12 @@ export interface HostLimits {
   readonly logLinesPerMinute: number;
   /** One partner log line; a longer message is cut with a marker, larger fields are dropped. */
   readonly logLineBytes: number;
+  /** A packed project uploaded by `platform publish`. */
+  readonly publishArchiveBytes: number;
+  /** Seconds the CLI waits between polls of a device sign-in; sooner is `slow_down` (0: no wait, for tests). */
+  readonly devicePollIntervalSeconds: number;
+  /** TOTP codes a user may try per minute (sign-in verification and enrolment together). */
+  readonly mfaAttemptsPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -44,7 +51,26 @@ export const DEFAULT_LIMITS: HostLimits = {
   logBytesPerMinute: 1024 * 1024,
   logLinesPerMinute: 2000,
   logLineBytes: 8 * 1024,
+  publishArchiveBytes: 20 * 1024 * 1024,
+  devicePollIntervalSeconds: 2,
+  mfaAttemptsPerMinute: 10,
 };
+
+/** How this instance runs the publish gate. */
+export interface GateSettings {
+  /**
+   * Where the gate installs `@platform/*` from: this host's own `/registry/` (known once the
+   * server listens; `platform-host serve` sets it). Throws when the host serves no registry.
+   */
+  readonly registryUrl: () => string;
+  /** The registry for every other package; default: npm's configured registry. */
+  readonly npmRegistry?: string | undefined;
+  /** Where scratch folders are made; default the OS temp folder. */
+  readonly scratchDir?: string | undefined;
+  /** Gate jobs running at once in this instance (they are CPU heavy). Default 1. */
+  readonly concurrency: number;
+  readonly limits?: GateLimits | undefined;
+}
 
 /** Everything the routes need; one per host process. */
 export interface HostServices {
@@ -62,6 +88,7 @@ export interface HostServices {
    */
   readonly publicOrigin: string | undefined;
   readonly now: () => Date;
+  readonly gate: GateSettings;
   /** The package tarballs served under `/registry/` (none when undefined). */
   readonly registry?: RegistryFolder | undefined;
 }

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createEgressFetch, type EgressFetchOptions } from '@platform/sdk/server';
 import type { Hono } from 'hono';
@@ -10,7 +10,7 @@ import { migrate } from './db/migrate.js';
 import { openDb } from './db/openDb.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
-import { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
+import { DEFAULT_LIMITS, type GateSettings, type HostLimits, type HostServices } from './HostServices.js';
 import { openRegistryFolder } from './registry/registryFolder.js';
 import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 import { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
@@ -39,6 +39,12 @@ export interface CreateHostOptions {
   readonly egress?: EgressFetchOptions;
   readonly env?: Record<string, string | undefined>;
   readonly now?: () => Date;
+  /**
+   * The publish gate: `registryUrl` where it installs `@platform/*` from (default: this host's
+   * `/registry/` once `listeningAt` is called, else `publicOrigin`), the npm registry for the rest,
+   * its scratch folder, how many gate jobs run at once, and its time limits.
+   */
+  readonly gate?: Partial<Omit<GateSettings, 'registryUrl'>> & { readonly registryUrl?: string };
   /** The job worker and scheduler of this instance (started by `host.events.start()`). */
   readonly events?: { readonly worker?: JobWorkerOptions; readonly scheduler?: SchedulerOptions };
 }
@@ -67,6 +73,8 @@ export interface Host {
   readonly services: HostServices;
   readonly db: Db;
   readonly events: HostEvents;
+  /** Tells the host the origin it listens on (the gate installs `@platform/*` from its `/registry/`). */
+  listeningAt(origin: string): void;
   /** Stops the events (10 s drain), then closes the runtime and the database. */
   close(): Promise<void>;
 }
@@ -80,7 +88,12 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     options.logger ?? pino({ level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] });
   // Read before anything is opened: a malformed variable fails at once.
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...logLimitsFromEnv(options), ...options.limits };
-  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  if (options.dataDir !== undefined) {
+    // The database, secret key and tokens live here: the host's user only (the gate runs partner
+    // code as another user, which must not read it). An older, wider folder is narrowed.
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    await chmod(options.dataDir, 0o700);
+  }
   const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
     await migrate(db);
@@ -88,6 +101,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       await loadSecretKey({ env: options.env ?? {}, dataDir: options.dataDir }),
     );
     const now = options.now ?? (() => new Date());
+    let listening: string | undefined;
     const fetch = createEgressFetch({ timeoutMs: limits.fetchTimeoutMs, ...options.egress });
     const runtime = selectRuntime(options, logger);
     const services: HostServices = {
@@ -99,6 +113,22 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       limits,
       publicOrigin: options.publicOrigin,
       now,
+      gate: {
+        concurrency: options.gate?.concurrency ?? 1,
+        npmRegistry: options.gate?.npmRegistry,
+        scratchDir: options.gate?.scratchDir,
+        ...(options.gate?.limits === undefined ? {} : { limits: options.gate.limits }),
+        registryUrl: () => {
+          if (options.gate?.registryUrl !== undefined) return options.gate.registryUrl;
+          const origin = listening ?? options.publicOrigin;
+          if (origin === undefined || services.registry === undefined) {
+            throw new Error(
+              'the gate needs this host to serve /registry/ on a known origin (serve it, or pass gate.registryUrl)',
+            );
+          }
+          return `${origin}/registry/`;
+        },
+      },
       registry: openRegistryFolder(registryDirOf(options), {
         onSkip: (file, reason) => logger.warn({ file }, `registry: ${file} is left out: ${reason}`),
       }),
@@ -131,6 +161,9 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       services,
       db,
       events,
+      listeningAt(origin) {
+        listening = origin.replace(/\/+$/, '');
+      },
       async close() {
         await events.stop(10_000);
         await runtime.close();

@@ -7,9 +7,11 @@ import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { devicePage } from './routes/devicePage.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
+import { versionRoutes } from './routes/versions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 /**
@@ -42,7 +44,10 @@ export function createHostApp(services: HostServices): Hono {
       data: { status: 'ok', runtime: services.runtime.isolated ? 'isolated' : 'in-process' },
     }),
   );
+  // The CLI's device sign-in is approved here, by a person signed in to the host.
+  app.get('/device', devicePage);
   app.route('/api/platform', platformRoutes(services));
+  app.route('/api/platform', versionRoutes(services));
   app.route('/api/integrations', actionRoutes(services));
   app.route('/api/integrations', storageRoutes(services));
   app.route('/api/integrations', activationRoutes(services));
@@ -56,7 +61,8 @@ export function createHostApp(services: HostServices): Hono {
     errorResponse(c, 404, 'invalid_request', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),
   );
   app.onError((error, c) => {
-    if (error instanceof RouteError) return errorResponse(c, error.status, error.code, error.message);
+    if (error instanceof RouteError)
+      return errorResponse(c, error.status, error.code, error.message, error.extra);
     services.logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
     return errorResponse(
       c,

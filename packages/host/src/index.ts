@@ -13,9 +13,20 @@ export { openDb } from './db/openDb.js';
 export { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 export { type JobLogEntry, listJobs } from './events/jobs.js';
+export {
+  ArchiveError,
+  type CheckResult,
+  type Finding as GateFinding,
+  GATE_CHECKS,
+  type GateInput,
+  type GateResult,
+  inspectArchive,
+  runGate,
+} from './gate/index.js';
 export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
 export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
+export { type Review, readsOldData, reviewManifest } from './publish/review.js';
 export {
   type PackResult,
   packWorkspace,
@@ -36,4 +47,7 @@ export {
 export { type IsolatedVmLine, isolatedVmLineFor } from './runtime/isolatedVm.js';
 export type { Runtime, RuntimeCall, RuntimeReport, RuntimeVersion } from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
+export { addSeat, createSource, type SeatRole, type Source, type SourceStage } from './store/integrations.js';
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';
+export { createToken, createUser, type User } from './store/users.js';
+export { findVersion, listSourceVersions, type VersionStatus, type VersionView } from './store/versions.js';

@@ -99,7 +99,10 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
   });
 
   it('migrates once, then says the schema is current', async () => {
-    expect(template.migrated).toEqual({ engine: 'pglite', applied: ['0001_init.sql', '0002_events.sql'] });
+    expect(template.migrated).toEqual({
+      engine: 'pglite',
+      applied: ['0001_init.sql', '0002_events.sql', '0003_publish.sql'],
+    });
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });
     const io: CliIo = { cwd: root.path, env: {}, readStdin: async () => '' };
     const outcome = await runCli(['migrate', '--data', 'commands-data'], io);

@@ -12,10 +12,11 @@ if (baseUrl) {
   await import('./activation.test.js');
   await import('./platform.test.js');
   await import('./accountRef.test.js');
+  await import('./signIn.test.js');
   // The isolated runtime's escape and resource suites, behind the real actions route.
   await import('./isolatedRuntime.test.js');
 } else {
   describe(`route suites on PostgreSQL (skipped: ${skipped})`, () => {
-    it.skip('actions, storage, activation, platform and account-reference routes; isolated runtime escape and resource suites', () => {});
+    it.skip('actions, storage, activation, platform, account-reference and sign-in routes; isolated runtime escape and resource suites', () => {});
   });
 }

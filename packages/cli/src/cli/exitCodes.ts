@@ -30,6 +30,19 @@ export const ERROR_EXIT_CODES = {
   tests_unavailable: EXIT_CODES.failed,
   port_in_use: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
+  // The host-facing commands (login, use, sources, publish, status).
+  no_source: EXIT_CODES.usage,
+  no_host: EXIT_CODES.usage,
+  host_unreachable: EXIT_CODES.failed,
+  host_error: EXIT_CODES.failed,
+  login_failed: EXIT_CODES.failed,
+  source_not_found: EXIT_CODES.failed,
+  version_not_found: EXIT_CODES.failed,
+  lockfile_missing: EXIT_CODES.failed,
+  config_invalid: EXIT_CODES.failed,
+  invalid_archive: EXIT_CODES.failed,
+  payload_too_large: EXIT_CODES.failed,
+  slug_taken: EXIT_CODES.failed,
 } as const satisfies Record<string, ExitCode>;
 
 /** The `error.code` of a CLI failure. */

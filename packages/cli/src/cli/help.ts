@@ -57,7 +57,7 @@ function splitCode(row: string): [string, string] {
 /** `platform --help`. */
 export function rootHelp(commands: readonly Command<unknown, unknown>[], style: Style): string {
   return `${[
-    `${style.bold('platform')} ${CLI_VERSION}: scaffold, validate and test Platform integrations`,
+    `${style.bold('platform')} ${CLI_VERSION}: scaffold, validate, test and publish Platform integrations`,
     '',
     'Usage: platform <command> [options]',
     '',

@@ -18,7 +18,8 @@ export interface CliIo {
 }
 
 export interface ParsedArgs {
-  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  /** Options by name; a `multiple: true` option is a list. */
+  readonly values: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
   readonly positionals: readonly string[];
 }
 

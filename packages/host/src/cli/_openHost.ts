@@ -38,7 +38,7 @@ export function dataOptionsFrom(args: ParsedArgs, io: CliIo): DataOptions {
 /** Claims the data folder when it holds PGlite (PostgreSQL serves many processes). */
 export async function claimData(options: DataOptions, command: string): Promise<() => Promise<void>> {
   if (options.databaseUrl) return async () => {};
-  await mkdir(options.dataDir, { recursive: true });
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   return lockDataDir(options.dataDir, command);
 }
 

@@ -12,6 +12,7 @@ import {
   type SourceStage,
 } from '../store/integrations.js';
 import { writeSecret } from '../store/secrets.js';
+import { newTotpSecret, saveTotpSecret } from '../store/totp.js';
 import {
   addMembership,
   createAccount,
@@ -21,6 +22,9 @@ import {
   findUserByEmail,
   type MembershipRole,
   membershipRole,
+  revokeTokenById,
+  TOKEN_SCOPES,
+  type TokenScope,
   type User,
 } from '../store/users.js';
 import { type ActivationOutcome, activateIntegration } from './_activate.js';
@@ -130,15 +134,20 @@ export async function adminAddSourceAccount(options: DataOptions & { source: str
   });
 }
 
-/** A bearer token for a user; the secret is in the result once and never stored in clear. */
+/**
+ * A personal access token for a user with `scopes` (default: every scope); the secret is in the
+ * result once and never stored in clear.
+ */
 export async function adminCreateToken(
   options: DataOptions & {
     email: string;
     name?: string | undefined;
     expiresDays?: number | undefined;
+    scopes?: readonly TokenScope[] | undefined;
     now?: Date;
   },
 ) {
+  const scopes = TOKEN_SCOPES.filter((scope) => (options.scopes ?? TOKEN_SCOPES).includes(scope));
   return withHost(options, 'admin', async (host) => {
     const user = await requireUser(host.db, options.email);
     const expiresAt =
@@ -146,9 +155,74 @@ export async function adminCreateToken(
         ? undefined
         : new Date((options.now ?? new Date()).getTime() + options.expiresDays * 86_400_000);
     const name = options.name ?? 'admin-issued';
-    const { id, token } = await createToken(host.db, { userId: user.id, kind: 'token', name, expiresAt });
-    return { id, token, email: user.email, name, expiresAt: expiresAt?.toISOString() ?? null };
+    const { id, token } = await createToken(host.db, {
+      userId: user.id,
+      kind: 'token',
+      name,
+      expiresAt,
+      scopes,
+    });
+    return { id, token, email: user.email, name, scopes, expiresAt: expiresAt?.toISOString() ?? null };
   });
+}
+
+/** Revokes a personal access token (or CLI session) by id; revoking it again changes nothing. */
+export async function adminRevokeToken(options: DataOptions & { id: string; now?: Date }) {
+  return withHost(options, 'admin', async (host) => {
+    const revoked = await revokeTokenById(host.db, {
+      id: options.id,
+      now: options.now ?? host.services.now(),
+    });
+    if (revoked === undefined) {
+      throw new CliError(
+        'not_found',
+        `No token or CLI session with id ${options.id}.`,
+        `Check the id (${cmd('token create')} prints it; the owner sees theirs with GET /api/platform/tokens).`,
+      );
+    }
+    const { rows } = await host.db.query('SELECT email FROM users WHERE id = $1', [revoked.userId]);
+    return {
+      id: revoked.id,
+      kind: revoked.kind,
+      name: revoked.name,
+      email: (rows[0]?.email as string | undefined) ?? null,
+      revokedAt: revoked.revokedAt,
+    };
+  });
+}
+
+/**
+ * Enables TOTP for a user with a new secret (replacing any earlier one) and returns the secret and
+ * its `otpauth://` URL, for the user's authenticator app. From now on their sign-ins wait for a code.
+ */
+export async function adminUserTotp(options: DataOptions & { email: string; now?: Date }) {
+  requireKnownSecretKey(options);
+  return withHost(options, 'admin', async (host) => {
+    const user = await requireUser(host.db, options.email);
+    const { secret, otpauthUrl } = newTotpSecret(user.email);
+    await saveTotpSecret(host.db, host.services.secretBox, {
+      userId: user.id,
+      secret,
+      enabledAt: options.now ?? host.services.now(),
+    });
+    return { email: user.email, secret, otpauthUrl };
+  });
+}
+
+// With PostgreSQL and no key, a key generated now would be one no host has: what it seals could
+// never be opened.
+function requireKnownSecretKey(options: DataOptions): void {
+  if (
+    options.databaseUrl &&
+    !options.env?.PLATFORM_SECRET_KEY &&
+    !existsSync(join(options.dataDir, 'secret.key'))
+  ) {
+    throw new CliError(
+      'refused',
+      `PLATFORM_SECRET_KEY is unset and ${join(options.dataDir, 'secret.key')} does not exist, so the secret would be encrypted with a key no host uses.`,
+      'Set PLATFORM_SECRET_KEY to the key your hosts use, or pass the --data folder that holds their secret.key.',
+    );
+  }
 }
 
 /**
@@ -188,18 +262,7 @@ export async function adminSetSecret(
   if (options.name.trim() === '') {
     throw new CliError('usage', 'The secret --name is empty.', 'Pass --name NAME.');
   }
-  if (
-    options.databaseUrl &&
-    !options.env?.PLATFORM_SECRET_KEY &&
-    !existsSync(join(options.dataDir, 'secret.key'))
-  ) {
-    // A key generated now would be one no host has: the secret could never be read.
-    throw new CliError(
-      'refused',
-      `PLATFORM_SECRET_KEY is unset and ${join(options.dataDir, 'secret.key')} does not exist, so the secret would be encrypted with a key no host uses.`,
-      'Set PLATFORM_SECRET_KEY to the key your hosts use, or pass the --data folder that holds their secret.key.',
-    );
-  }
+  requireKnownSecretKey(options);
   const tier = options.tier;
   return withHost(options, 'admin', async (host) => {
     const integration = await requireIntegration(host.db, options.integration);

@@ -1,3 +1,4 @@
+import { TOKEN_SCOPES } from '../store/users.js';
 import { DATA_HELP, DATA_OPTION, dataOptionsFrom } from './_openHost.js';
 import {
   adminAddActivation,
@@ -9,23 +10,28 @@ import {
   adminCreateToken,
   adminCreateUser,
   adminListDeliveries,
+  adminRevokeToken,
   adminSetSecret,
+  adminUserTotp,
 } from './admin.js';
 import { CliError } from './CliError.js';
 import type { CliIo, Command, CommandResult, ParsedArgs } from './Command.js';
-import { integerOption, oneOf, optionalString, requiredString } from './parseArgs.js';
+import { integerOption, oneOf, optionalString, requiredString, someOf } from './parseArgs.js';
 
 type Options = Command['options'];
 
-function adminCommand(
+/** One `platform-host admin <words>` command: `--data`, `--json`, and served by a running serve. */
+export function adminCommand(
   words: string,
   summary: string,
   usage: readonly string[],
   options: Options,
   run: (command: Command, args: ParsedArgs, io: CliIo) => Promise<CommandResult>,
+  positionals?: Command['positionals'],
 ): Command {
   const command: Command = {
     path: ['admin', ...words.split(' ')],
+    ...(positionals === undefined ? {} : { positionals }),
     summary,
     help: [
       `platform-host admin ${words} ${usage[0]} [--data DIR] [--json]`,
@@ -167,20 +173,57 @@ export const adminCommands: readonly Command[] = [
   ),
   adminCommand(
     'token create',
-    'Create a bearer token for a user (printed once)',
-    ['--email E [--name N] [--expires-days D]', '  --expires-days D    expire after D days (default: never)'],
-    { email: str, name: str, 'expires-days': str },
+    'Create a personal access token for a user (printed once)',
+    [
+      '--email E [--name N] [--scope publish|read ...] [--expires-days D]',
+      '  --scope S           what it may do: publish, read; repeat for both (default: both)',
+      '  --expires-days D    expire after D days (default: never)',
+    ],
+    { email: str, name: str, scope: { type: 'string', multiple: true }, 'expires-days': str },
     async (command, args, io) => {
       const token = await adminCreateToken({
         ...dataOptionsFrom(args, io),
         email: requiredString(command, args, 'email'),
         name: optionalString(args, 'name'),
+        scopes: someOf(args, 'scope', TOKEN_SCOPES, TOKEN_SCOPES),
         expiresDays: integerOption(args, 'expires-days', { min: 1, max: 3650 }, undefined),
       });
       const expiry = token.expiresAt === null ? 'never expires' : `expires ${token.expiresAt}`;
       return {
         data: token,
-        text: `${token.token}\n(token for ${token.email}, ${expiry}; shown once, store it now)`,
+        text: `${token.token}\n(token ${token.id} for ${token.email}, scopes ${token.scopes.join(' ')}, ${expiry}; shown once, store it now)`,
+      };
+    },
+  ),
+  adminCommand(
+    'token revoke',
+    'Revoke a personal access token or CLI session by id (it stops working at once)',
+    ['<id>', '  <id>                the id `admin token create` printed'],
+    {},
+    async (_command, args, io) => {
+      const revoked = await adminRevokeToken({ ...dataOptionsFrom(args, io), id: args.positionals[0] ?? '' });
+      const owner = revoked.email === null ? '' : ` of ${revoked.email}`;
+      return { data: revoked, text: `revoked ${revoked.kind} ${revoked.id}${owner} (${revoked.revokedAt})` };
+    },
+    { min: 1, max: 1 },
+  ),
+  adminCommand(
+    'user totp',
+    'Enable TOTP for a user: prints the secret and otpauth URL for their authenticator app',
+    [
+      '--email E',
+      '  Replaces any earlier TOTP secret of the user; their sign-ins then wait for a code.',
+      '  The secret is printed once: hand it to the user over a safe channel.',
+    ],
+    { email: str },
+    async (command, args, io) => {
+      const totp = await adminUserTotp({
+        ...dataOptionsFrom(args, io),
+        email: requiredString(command, args, 'email'),
+      });
+      return {
+        data: totp,
+        text: `TOTP enabled for ${totp.email}\nsecret: ${totp.secret}\nurl:    ${totp.otpauthUrl}`,
       };
     },
   ),

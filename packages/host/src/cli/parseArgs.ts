@@ -59,6 +59,32 @@ export function optionalString(args: ParsedArgs, name: string): string | undefin
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A repeatable option (`multiple: true`) of a closed set of words, each once, or `fallback` when
+ * absent (`--scope publish --scope read`).
+ */
+export function someOf<const T extends string>(
+  args: ParsedArgs,
+  name: string,
+  allowed: readonly T[],
+  fallback: readonly T[],
+): T[] {
+  const value = args.values[name];
+  const given =
+    typeof value === 'string' ? [value] : Array.isArray(value) ? (value as readonly string[]) : [];
+  if (given.length === 0) return [...fallback];
+  for (const word of given) {
+    if (!(allowed as readonly string[]).includes(word)) {
+      throw new CliError(
+        'usage',
+        `--${name} must be one of ${allowed.join(', ')}; got "${word}".`,
+        `Pass --${name} ${allowed[0]} (repeat --${name} for more).`,
+      );
+    }
+  }
+  return allowed.filter((word) => given.includes(word));
+}
+
 /** One of a closed set of words (`--role owner|admin|member`). */
 export function oneOf<const T extends string>(
   command: Command,

@@ -1,6 +1,7 @@
 import { runThroughServe } from './_adminChannel.js';
 import { dataOptionsFrom } from './_openHost.js';
 import { adminCommands } from './adminCommands.js';
+import { adminVersionCommands } from './adminVersions.js';
 import { CliError, toCliError } from './CliError.js';
 import type { CliIo, Command } from './Command.js';
 import { EXIT_CODES, type ExitCode } from './exitCodes.js';
@@ -10,7 +11,13 @@ import { parseCommandArgs } from './parseArgs.js';
 import type { RunningServer } from './serve.js';
 import { serveCommand } from './serveCommand.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, migrateCommand, installCommand, ...adminCommands];
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  migrateCommand,
+  installCommand,
+  ...adminCommands,
+  ...adminVersionCommands,
+];
 
 /** What the bin does with a command line: print `stdout`/`stderr` and exit, or keep a server running. */
 export type CliOutcome =

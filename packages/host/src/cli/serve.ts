@@ -260,6 +260,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const shown = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address;
     const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
     logger.info({ url, engine: host.db.engine }, 'listening');
+    host.listeningAt(url);
     // Webhook deliveries and schedule runs: every instance works the shared queue and ticks.
     host.events.start();
     const opened = host;

@@ -49,6 +49,9 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   const retry: RetryPolicy = { baseMs: 1000, maxMs: 5 * 60_000, ...options.retry };
   const running = new Map<string, Promise<JobOutcome>>();
   const bySlug = new Map<string, number>();
+  // Gate jobs run compilers and test runners: few at once, whatever the general concurrency.
+  const gateConcurrency = services.gate.concurrency;
+  let gatesRunning = 0;
   const heartbeats = new Map<string, NodeJS.Timeout>();
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
@@ -56,6 +59,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
 
   function launch(job: { id: string; slug: string } & Parameters<typeof runJob>[1]): void {
     bySlug.set(job.slug, (bySlug.get(job.slug) ?? 0) + 1);
+    if (job.kind === 'gate') gatesRunning += 1;
     // The heartbeat runs on real time: a live worker keeps its job however the clock is driven.
     const heartbeat = setInterval(
       () => {
@@ -84,6 +88,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         clearInterval(heartbeat);
         heartbeats.delete(job.id);
         running.delete(job.id);
+        if (job.kind === 'gate') gatesRunning -= 1;
         const left = (bySlug.get(job.slug) ?? 1) - 1;
         if (left === 0) bySlug.delete(job.slug);
         else bySlug.set(job.slug, left);
@@ -101,6 +106,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         now: services.now(),
         leaseMs,
         skipSlugs: full,
+        skipKinds: gatesRunning >= gateConcurrency ? ['gate'] : [],
       });
       if (job === undefined) break;
       launch(job);

@@ -1,7 +1,9 @@
 import type { Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
+import { abandonSubmission } from '../store/versions.js';
 
-export type JobKind = 'webhook' | 'schedule';
+/** Webhook deliveries, schedule runs, and the publish gate's checks of a submission. */
+export type JobKind = 'webhook' | 'schedule' | 'gate';
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 /** A claimed job, as a worker runs it. */
@@ -9,9 +11,10 @@ export interface Job {
   readonly id: string;
   readonly kind: JobKind;
   readonly slug: string;
-  readonly accountId: string;
-  readonly versionId: string;
-  /** The webhook or schedule id. */
+  /** The account and version a webhook or schedule job runs for (none for a gate job). */
+  readonly accountId: string | null;
+  readonly versionId: string | null;
+  /** The webhook or schedule id; for a gate job the submission id. */
   readonly target: string;
   readonly body: string | null;
   readonly attempts: number;
@@ -42,8 +45,8 @@ export async function enqueueJob(
   input: {
     kind: JobKind;
     slug: string;
-    accountId: string;
-    versionId: string;
+    accountId: string | null;
+    versionId: string | null;
     target: string;
     body?: string;
     uniqueKey?: string;
@@ -80,7 +83,14 @@ export async function enqueueJob(
  */
 export async function claimJob(
   db: Queryable,
-  input: { worker: string; now: Date; leaseMs: number; skipSlugs: readonly string[] },
+  input: {
+    worker: string;
+    now: Date;
+    leaseMs: number;
+    skipSlugs: readonly string[];
+    /** Kinds this worker has no free slot for. */
+    skipKinds?: readonly JobKind[];
+  },
 ): Promise<Job | undefined> {
   const { rows } = await db.query(
     `UPDATE jobs SET status = 'running', locked_by = $1, locked_until = $3, attempts = attempts + 1, started_at = $2
@@ -89,11 +99,18 @@ export async function claimJob(
        WHERE ((status = 'queued' AND run_at <= $2)
               OR (status = 'running' AND locked_until <= $2 AND attempts < max_attempts))
          AND NOT (integration_slug = ANY($4::text[]))
+         AND NOT (kind = ANY($5::text[]))
        ORDER BY run_at, created_at
        LIMIT 1
        FOR UPDATE SKIP LOCKED)
      RETURNING id, kind, integration_slug, account_id, version_id, payload, body, attempts, max_attempts`,
-    [input.worker, input.now, new Date(input.now.getTime() + input.leaseMs), input.skipSlugs],
+    [
+      input.worker,
+      input.now,
+      new Date(input.now.getTime() + input.leaseMs),
+      input.skipSlugs,
+      input.skipKinds ?? [],
+    ],
   );
   const row = rows[0];
   if (row === undefined) return undefined;
@@ -101,8 +118,8 @@ export async function claimJob(
     id: row.id as string,
     kind: row.kind as JobKind,
     slug: row.integration_slug as string,
-    accountId: row.account_id as string,
-    versionId: row.version_id as string,
+    accountId: (row.account_id as string | null) ?? null,
+    versionId: (row.version_id as string | null) ?? null,
     target: (row.payload as { target: string }).target,
     body: (row.body as string | null) ?? null,
     attempts: row.attempts as number,
@@ -167,14 +184,21 @@ export async function releaseJobs(db: Queryable, worker: string, now: Date): Pro
   return rowCount;
 }
 
-/** Running jobs whose lease expired after their last attempt: their worker died; they are failed. */
+/**
+ * Running jobs whose lease expired after their last attempt: their worker died; they are failed.
+ * A gate job's submission is then rejected, so `platform status --watch` still gets a verdict.
+ */
 export async function failAbandonedJobs(db: Queryable, now: Date): Promise<number> {
-  const { rowCount } = await db.query(
+  const { rows, rowCount } = await db.query(
     `UPDATE jobs SET status = 'failed', finished_at = $1, locked_by = NULL, locked_until = NULL,
        last_error = COALESCE(last_error, 'the worker running it stopped before it finished')
-     WHERE status = 'running' AND locked_until <= $1 AND attempts >= max_attempts`,
+     WHERE status = 'running' AND locked_until <= $1 AND attempts >= max_attempts
+     RETURNING kind, payload`,
     [now],
   );
+  for (const row of rows) {
+    if (row.kind === 'gate') await abandonSubmission(db, (row.payload as { target: string }).target, now);
+  }
   return rowCount;
 }
 
@@ -185,7 +209,7 @@ export async function listJobs(
 ): Promise<JobLogEntry[]> {
   const { rows } = await db.query(
     `SELECT id, kind, integration_slug, account_id, payload, status, attempts, created_at, run_at, finished_at, duration_ms, last_error, locked_by
-     FROM jobs WHERE ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
+     FROM jobs WHERE kind <> 'gate' AND ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
      ORDER BY created_at DESC, id LIMIT $3`,
     [filter.slug ?? null, filter.accountId ?? null, filter.limit],
   );

@@ -2,6 +2,7 @@ import type { DefinitionManifest, RunResult } from '@platform/sdk/runtime';
 import { redactText } from '@platform/sdk/runtime';
 import type { Db, Queryable } from '../db/Db.js';
 import type { HostServices } from '../HostServices.js';
+import { runGateJob } from '../publish/runGateJob.js';
 import { callCapabilities } from '../routes/_callCapabilities.js';
 import { type InstalledVersion, readBundle } from '../store/integrations.js';
 import { finishJob, type Job } from './jobs.js';
@@ -69,14 +70,18 @@ export async function runJob(
     return recorded ? (again ? 'retry' : 'failed') : 'lost';
   };
 
-  const version = await versionById(services.db, job.versionId);
-  if (version === undefined) return fail(`version ${job.versionId} no longer exists`, false);
+  if (job.kind === 'gate') return runGateJob(services, job, worker, retry);
+  const { accountId, versionId } = job;
+  if (accountId === null || versionId === null)
+    return fail(`${job.kind} job without account or version`, false);
+  const version = await versionById(services.db, versionId);
+  if (version === undefined) return fail(`version ${versionId} no longer exists`, false);
   const active = await services.db.query(
     'SELECT 1 FROM activations WHERE integration_slug = $1 AND account_id = $2',
-    [job.slug, job.accountId],
+    [job.slug, accountId],
   );
   if (active.rowCount === 0) {
-    return fail(`integration "${job.slug}" is no longer activated for account ${job.accountId}`, false);
+    return fail(`integration "${job.slug}" is no longer activated for account ${accountId}`, false);
   }
 
   let recorded = false;
@@ -96,12 +101,12 @@ export async function runJob(
   };
   const { capabilities, commit } = callCapabilities(
     { ...services, db },
-    { version, accountId: job.accountId, userId: undefined, requestId: `job:${job.id}` },
+    { version, accountId, userId: undefined, requestId: `job:${job.id}` },
   );
   const base = {
     version,
     capabilities,
-    actor: { kind: 'machine' as const, accountId: job.accountId },
+    actor: { kind: 'machine' as const, accountId },
   };
   let result: RunResult<string>;
   try {

@@ -1,6 +1,7 @@
-import { basename, dirname, join, parse } from 'node:path';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, parse, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /**
  * Builds a version's server bundle: the definition entry with its handlers, zod and the guest
@@ -8,8 +9,21 @@ import { build } from 'esbuild';
  * export is the guest engine's entry (what an isolate calls). The runtime never builds.
  * @example const bundle = await buildBundle('/work/acme/src/acme-notes/integration.ts');
  */
-export async function buildBundle(entry: string): Promise<string> {
+export async function buildBundle(
+  entry: string,
+  options: {
+    /**
+     * Folders every bundled file must be in besides the host's own `node_modules` (the gate passes
+     * the unpacked project): an import of anything else (`/etc/...`, `../../host-data/...`) fails
+     * the build instead of embedding a host file in a partner's bundle.
+     */
+    confineTo?: readonly string[];
+  } = {},
+): Promise<string> {
   const result = await build({
+    // The host's own node_modules stay allowed: the fallback for the guest engine (public code only).
+    plugins:
+      options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])],
     // The guest engine comes from the project's own @platform/sdk, like the definition's imports.
     stdin: {
       contents: [
@@ -50,4 +64,42 @@ function hostNodePaths(): string[] {
     if (dir === parse(dir).root) return paths;
     dir = dirname(dir);
   }
+}
+
+/** Refuses to load any file outside `roots` (compared by real path). */
+function confine(roots: readonly string[]): Plugin {
+  const real = roots.map((root) => realpathSync(root));
+  const inside = (file: string) =>
+    real.some((root) => {
+      const rel = relative(root, file);
+      return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep);
+    });
+  return {
+    name: 'platform-confine',
+    setup(build) {
+      build.onLoad({ filter: /.*/ }, (args) => {
+        if (args.namespace !== 'file' || inside(realpathSync(args.path))) return undefined;
+        return {
+          errors: [
+            {
+              text: `${args.path} is outside the project; a bundle may only include the project's own files and its installed dependencies`,
+            },
+          ],
+        };
+      });
+    },
+  };
+}
+
+// The host's node_modules folders, and where its `@platform/*` packages really are (in this
+// checkout, workspace links to packages/*).
+function hostPackageFolders(): string[] {
+  const folders: string[] = [];
+  for (const dir of hostNodePaths().filter((path) => existsSync(path))) {
+    folders.push(dir);
+    const scope = join(dir, '@platform');
+    if (!existsSync(scope)) continue;
+    for (const name of readdirSync(scope)) folders.push(realpathSync(join(scope, name)));
+  }
+  return folders;
 }

@@ -2,7 +2,15 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
-import { type User, userForToken } from '../store/users.js';
+import {
+  type Credential,
+  type CredentialFailure,
+  type CredentialLookup,
+  type CredentialVia,
+  findCredential,
+  type TokenScope,
+  type User,
+} from '../store/users.js';
 import { RouteError, requestIdOf } from './_errors.js';
 
 export const SESSION_COOKIE = 'platform_session';
@@ -18,25 +26,140 @@ export function credentialOf(c: Context): { secret: string; kind: 'token' | 'ses
   return session ? { secret: session, kind: 'session' } : undefined;
 }
 
-/** The 401 for a request without a valid credential, saying what to do for the kind it sent. */
-export function unauthenticated(credential: { kind: 'token' | 'session' } | undefined): RouteError {
+/** Why a request is not signed in: no credential, or the {@link CredentialFailure} of the one it sent. */
+export type AuthFailure = 'missing' | CredentialFailure;
+
+/**
+ * The 401 of the action, storage and OAuth routes (`unauthorized`) for a request without a valid
+ * credential, saying what to do for the kind it sent, with `reason` and `hint`.
+ */
+export function unauthenticated(
+  credential: { kind: 'token' | 'session' } | undefined,
+  reason: AuthFailure = credential === undefined ? 'missing' : 'unknown',
+): RouteError {
+  if (reason === 'mfa_pending') {
+    return new RouteError(401, 'unauthorized', 'This sign-in waits for an authenticator code.', {
+      reason,
+      hint: 'Send the current code from your authenticator app to POST /api/platform/mfa/verify with this credential.',
+    });
+  }
   return credential?.kind === 'token'
     ? new RouteError(
         401,
         'unauthorized',
         'The bearer token is unknown, expired or revoked; create a new token.',
+        { reason, hint: 'Create a new token, or sign in again with `platform login`.' },
       )
-    : new RouteError(401, 'unauthorized', 'Sign in, or send Authorization: Bearer <token>.');
+    : new RouteError(401, 'unauthorized', 'Sign in, or send Authorization: Bearer <token>.', {
+        reason,
+        hint: 'Sign in, or send Authorization: Bearer <token>.',
+      });
 }
 
-/** The signed-in user: `Authorization: Bearer <token>` or the session cookie. */
-export async function authenticate(services: HostServices, c: Context): Promise<User> {
-  const credential = credentialOf(c);
-  const user = credential?.secret
-    ? await userForToken(services.db, credential.secret, credential.kind)
+/** The signed-in credential's lookup for this request, or why there is none. */
+async function lookUp(
+  services: HostServices,
+  c: Context,
+): Promise<{ sent: ReturnType<typeof credentialOf>; found: CredentialLookup | undefined }> {
+  const sent = credentialOf(c);
+  const found = sent?.secret
+    ? await findCredential(
+        services.db,
+        sent.secret,
+        sent.kind === 'token' ? 'bearer' : 'cookie',
+        services.now(),
+      )
     : undefined;
-  if (user === undefined) throw unauthenticated(credential);
-  return user;
+  return { sent, found };
+}
+
+/**
+ * The signed-in user of the action, storage and OAuth routes: `Authorization: Bearer <token>` (a
+ * personal access token or a CLI session) or the session cookie; one waiting for its TOTP code is
+ * refused like a missing one (401 `unauthorized` with `reason`).
+ */
+export async function authenticate(services: HostServices, c: Context): Promise<User> {
+  const { sent, found } = await lookUp(services, c);
+  if (found === undefined) throw unauthenticated(sent, 'missing');
+  if (found.failure !== undefined) throw unauthenticated(sent, found.failure);
+  return found.user;
+}
+
+/**
+ * The 401 `auth_required` of the platform API (the CLI's routes), with `reason` and an imperative
+ * `hint`: sign in with the CLI again, or (mfa_pending) send the authenticator code.
+ */
+export function authRequired(
+  services: HostServices,
+  c: Context,
+  reason: AuthFailure,
+  via: CredentialVia | undefined,
+): RouteError {
+  const origin = hostOrigin(services, c);
+  const messages: Record<AuthFailure, string> = {
+    missing: `You are not signed in to ${origin}.`,
+    unknown: `${origin} does not know this credential.`,
+    expired: `Your sign-in to ${origin} expired.`,
+    revoked: `Your sign-in to ${origin} was revoked.`,
+    mfa_pending: `Your sign-in to ${origin} waits for an authenticator code.`,
+  };
+  const hint =
+    via === 'cookie'
+      ? reason === 'mfa_pending'
+        ? `Enter your authenticator code at ${origin}/device.`
+        : `Sign in again at ${origin}/device.`
+      : reason === 'mfa_pending'
+        ? `Enter your authenticator code: \`platform login --host ${origin} --mfa-code <code>\`.`
+        : `Run \`platform login --host ${origin}\`.`;
+  return new RouteError(401, 'auth_required', messages[reason], { reason, hint });
+}
+
+/** The scopes of the platform API: `read` (list, look) and `publish` (submit, change). */
+export type CliScope = TokenScope;
+
+/**
+ * The user and credential of a platform API request (see {@link requireCliUser}); for routes that
+ * also care what kind of credential it is (sessions only, browser only). `scope: 'any'` takes every
+ * token; `allowMfaPending` a session still waiting for its TOTP code (the route that takes the code).
+ */
+export async function requireCredential(
+  services: HostServices,
+  c: Context,
+  scope: CliScope | 'any',
+  options: { allowMfaPending?: boolean } = {},
+): Promise<{ user: User; credential: Credential; via: CredentialVia }> {
+  const { sent, found } = await lookUp(services, c);
+  const via: CredentialVia | undefined =
+    sent === undefined ? undefined : sent.kind === 'token' ? 'bearer' : 'cookie';
+  if (found === undefined || via === undefined) throw authRequired(services, c, 'missing', via);
+  if (found.failure === 'unknown') throw authRequired(services, c, 'unknown', via);
+  if (found.failure !== undefined && !(found.failure === 'mfa_pending' && options.allowMfaPending)) {
+    throw authRequired(services, c, found.failure, via);
+  }
+  const { scopes } = found.credential;
+  if (scope !== 'any' && scopes !== undefined && !scopes.includes(scope)) {
+    throw new RouteError(
+      403,
+      'forbidden',
+      `This token may not ${scope}: its scopes are ${scopes.join(', ') || 'none'}.`,
+      {
+        scope,
+        hint: `Create a token with --scope ${scope}.`,
+      },
+    );
+  }
+  return { user: found.user, credential: found.credential, via };
+}
+
+/**
+ * The signed-in user of a platform API route (`/api/platform/...`, the CLI's): a CLI session or a
+ * personal access token (`Authorization: Bearer`), or the browser's session cookie. 401
+ * `auth_required` with `reason` (`missing`, `unknown`, `expired`, `revoked`, `mfa_pending`) and a
+ * `hint`; 403 `forbidden` when a token lacks `scope`.
+ * @example const user = await requireCliUser(services, c, 'publish');
+ */
+export async function requireCliUser(services: HostServices, c: Context, scope: CliScope): Promise<User> {
+  return (await requireCredential(services, c, scope)).user;
 }
 
 /** The origin this host answers on. */

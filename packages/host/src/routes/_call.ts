@@ -3,7 +3,14 @@ import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { sha256 } from '../store/ids.js';
 import { type InstalledVersion, readBundle } from '../store/integrations.js';
-import { accountByRefSql, type User, unknownAccount } from '../store/users.js';
+import {
+  accountByRefSql,
+  CREDENTIAL_COLUMNS_SQL,
+  credentialFromRow,
+  credentialKindsOf,
+  type User,
+  unknownAccount,
+} from '../store/users.js';
 import { credentialOf, unauthenticated } from './_auth.js';
 import { RouteError } from './_errors.js';
 
@@ -17,7 +24,7 @@ export interface CallTarget {
 // Everything a call needs to be allowed, in one round trip: it runs before every action. `$3` is
 // the account's id or slug; membership and activation join on the id it resolves to.
 const RESOLVE_SQL = `
-SELECT u.id, u.email, u.name, u.is_platform_admin, acc.id AS account_id, m.role,
+SELECT u.id, u.email, u.name, u.is_platform_admin, ${CREDENTIAL_COLUMNS_SQL}, acc.id AS account_id, m.role,
        v.id AS version_id, v.number, v.manifest, i.source_id,
        a.account_id IS NOT NULL AS active
 FROM sessions s
@@ -27,7 +34,7 @@ LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = acc.id
 LEFT JOIN integrations i ON i.slug = $4
 LEFT JOIN versions v ON v.id = i.live_version_id
 LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = acc.id
-WHERE s.token_hash = $1 AND s.kind = $2 AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())`;
+WHERE s.token_hash = $1 AND s.kind IN ($2, $5)`;
 
 /**
  * Who calls which integration for which account: signed in, `accountId` (an account's id or slug)
@@ -42,11 +49,15 @@ export async function resolveCall(
   const credential = credentialOf(c);
   const slug = c.req.param('slug') ?? '';
   const accountRef = c.req.query('accountId') ?? '';
+  const kinds = credentialKindsOf(credential?.kind === 'token' ? 'bearer' : 'cookie');
   const { rows } = credential?.secret
-    ? await services.db.query(RESOLVE_SQL, [sha256(credential.secret), credential.kind, accountRef, slug])
+    ? await services.db.query(RESOLVE_SQL, [sha256(credential.secret), kinds[0], accountRef, slug, kinds[1]])
     : { rows: [] };
   const row = rows[0];
   if (row === undefined) throw unauthenticated(credential);
+  // The same rule as every other route's sign-in (revoked, expired, waiting for a TOTP code).
+  const { failure } = credentialFromRow(row, services.now());
+  if (failure !== undefined) throw unauthenticated(credential, failure);
   if (accountRef === '')
     throw new RouteError(
       400,

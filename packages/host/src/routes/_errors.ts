@@ -16,7 +16,18 @@ export type HostErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'invalid_input'
-  | 'internal_error';
+  | 'internal_error'
+  // Sign-in, sources and versions (the publish pipeline).
+  | 'auth_required'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'access_denied'
+  | 'expired_token'
+  | 'source_not_found'
+  | 'version_not_found'
+  | 'slug_taken'
+  | 'invalid_archive'
+  | 'conflict';
 
 /** The one JSON error shape of every host route. */
 export function errorResponse(
@@ -35,6 +46,8 @@ export class RouteError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: HostErrorCode,
     message: string,
+    /** More fields of the error object, such as `hint` (what to do) or `reason`. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

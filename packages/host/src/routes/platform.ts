@@ -1,13 +1,20 @@
 import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
+import { totpEnabled } from '../store/totp.js';
 import { checkPassword, createToken, revokeToken } from '../store/users.js';
-import { authenticate, checkStateChange, SESSION_COOKIE } from './_auth.js';
+import { checkStateChange, requireCredential, SESSION_COOKIE } from './_auth.js';
 import { errorResponse } from './_errors.js';
+import { deviceRoutes } from './device.js';
+import { mfaRoutes } from './mfa.js';
+import { tokenRoutes } from './tokens.js';
 
 const SESSION_DAYS = 14;
 
-/** `/api/platform/...`: sign-in with email and password (session cookie), sign-out, who am I. */
+/**
+ * `/api/platform/...`: sign-in with email and password (session cookie; `mfa_pending` for a user
+ * with TOTP), sign-out, who am I; device sign-in for the CLI, TOTP, personal access tokens.
+ */
 export function platformRoutes(services: HostServices): Hono {
   const app = new Hono();
 
@@ -26,7 +33,14 @@ export function platformRoutes(services: HostServices): Hono {
     const user = await checkPassword(services.db, body.email, body.password);
     if (user === undefined) return errorResponse(c, 401, 'unauthorized', 'Wrong email or password.');
     const expiresAt = new Date(services.now().getTime() + SESSION_DAYS * 86_400_000);
-    const { token } = await createToken(services.db, { userId: user.id, kind: 'session', expiresAt });
+    // The password is half of it for a user with TOTP: the session waits for POST /mfa/verify.
+    const mfaPending = await totpEnabled(services.db, user.id);
+    const { token } = await createToken(services.db, {
+      userId: user.id,
+      kind: 'session',
+      expiresAt,
+      mfaPending,
+    });
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'Lax',
@@ -34,7 +48,7 @@ export function platformRoutes(services: HostServices): Hono {
       path: '/',
       expires: expiresAt,
     });
-    return c.json({ ok: true, data: { user } });
+    return c.json({ ok: true, data: { user, mfa_pending: mfaPending } });
   });
 
   app.post('/sign-out', async (c) => {
@@ -47,7 +61,8 @@ export function platformRoutes(services: HostServices): Hono {
   });
 
   app.get('/me', async (c) => {
-    const user = await authenticate(services, c);
+    // Every credential kind, whatever a token's scopes: the CLI checks who it is signed in as.
+    const { user } = await requireCredential(services, c, 'any');
     const { rows } = await services.db.query(
       `SELECT a.id, a.slug, a.name, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id
        WHERE m.user_id = $1 ORDER BY a.slug`,
@@ -56,5 +71,8 @@ export function platformRoutes(services: HostServices): Hono {
     return c.json({ ok: true, data: { user, accounts: rows } });
   });
 
+  app.route('/device', deviceRoutes(services));
+  app.route('/mfa', mfaRoutes(services));
+  app.route('/tokens', tokenRoutes(services));
   return app;
 }

@@ -18,7 +18,11 @@ export type SecurityEventKind =
   /** A call or an integration over its log budget. */
   | 'log_budget'
   /** A cookie-authenticated state change from another origin, or with no origin at all. */
-  | 'cross_origin';
+  | 'cross_origin'
+  /** A wrong, malformed or replayed TOTP code (the code itself is never logged). */
+  | 'mfa_failed'
+  /** An uploaded project refused before the gate: local secrets, paths escaping its root, links. */
+  | 'publish_refused';
 
 /** Who and what a security event is about; never a secret, token, state or code value. */
 export interface SecurityEventFields {

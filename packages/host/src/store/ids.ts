@@ -2,8 +2,11 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export const newId = (): string => randomUUID();
 
-/** A bearer secret: printable, 256 bits, with a prefix that says what it is. */
-export const newToken = (prefix: 'plt' | 'pls'): string =>
+/**
+ * A bearer secret: printable, 256 bits, with a prefix that says what it is (`plt` token, `pls`
+ * browser session, `plc` CLI session, `pld` device code).
+ */
+export const newToken = (prefix: 'plt' | 'pls' | 'plc' | 'pld'): string =>
   `${prefix}_${randomBytes(32).toString('base64url')}`;
 
 /** Only this is stored for tokens, sessions and OAuth states. */

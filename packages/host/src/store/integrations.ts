@@ -1,6 +1,7 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import { newId } from './ids.js';
+import { makeLive } from './versions.js';
 
 export type SourceStage = 'development' | 'production';
 export type SeatRole = 'owner' | 'publisher' | 'viewer';
@@ -105,7 +106,7 @@ export async function addVersion(
     [id, slug, number, input.status, JSON.stringify(input.manifest), input.bundle],
   );
   if (input.status === 'dev' && input.source.stage === 'development') {
-    await db.query('UPDATE integrations SET live_version_id = $1 WHERE slug = $2', [id, slug]);
+    await makeLive(db, { slug, versionId: id, reason: 'install', userId: null });
   }
   const bundle = input.bundle;
   return {

@@ -57,6 +57,11 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] === undefined ? undefined : toUser(rows[0]);
 }
 
+export async function findUserById(db: Queryable, id: string): Promise<User | undefined> {
+  const { rows } = await db.query('SELECT id, email, name, is_platform_admin FROM users WHERE id = $1', [id]);
+  return rows[0] === undefined ? undefined : toUser(rows[0]);
+}
+
 /** The user whose email and password match, or undefined (the same for an unknown email). */
 export async function checkPassword(
   db: Queryable,
@@ -131,35 +136,220 @@ export async function membershipRole(
   return rows[0]?.role as MembershipRole | undefined;
 }
 
+/** What a personal access token may do; browser and CLI sessions may do everything (no scopes). */
+export type TokenScope = 'publish' | 'read';
+export const TOKEN_SCOPES: readonly TokenScope[] = ['publish', 'read'];
+
+/** `session`: the browser cookie; `token`: a personal access token; `cli`: a device sign-in. */
+export type CredentialKind = 'session' | 'token' | 'cli';
+
+/** How a request carried its secret: `Authorization: Bearer` (token, cli) or the cookie (session). */
+export type CredentialVia = 'bearer' | 'cookie';
+
+/** A stored session or token (never its secret). */
+export interface Credential {
+  readonly id: string;
+  readonly kind: CredentialKind;
+  /** Undefined: every scope (sessions, CLI sessions, tokens made before scopes existed). */
+  readonly scopes: readonly TokenScope[] | undefined;
+  readonly mfaPending: boolean;
+  readonly expiresAt: Date | undefined;
+}
+
+/** Why a credential does not sign a request in. */
+export type CredentialFailure = 'unknown' | 'expired' | 'revoked' | 'mfa_pending';
+
 /**
- * A new bearer token (`kind: 'token'`) or browser session (`kind: 'session'`). The secret is
- * returned once; only its SHA-256 is stored.
+ * The outcome of looking a secret up: `unknown`, or its user and credential with the reason it is
+ * refused (`failure` undefined: it signs the request in). `mfa_pending` still names the user, so
+ * `POST /api/platform/mfa/verify` can clear it.
+ */
+export type CredentialLookup =
+  | { readonly failure: 'unknown' }
+  | {
+      readonly failure: Exclude<CredentialFailure, 'unknown'> | undefined;
+      readonly user: User;
+      readonly credential: Credential;
+    };
+
+/** The session kinds a secret arriving `via` may be, as two SQL parameters (`kind IN ($a, $b)`). */
+export const credentialKindsOf = (via: CredentialVia): [CredentialKind, CredentialKind] =>
+  via === 'cookie' ? ['session', 'session'] : ['token', 'cli'];
+
+/** The columns of `sessions s` that {@link credentialFromRow} reads, for queries that embed the check. */
+export const CREDENTIAL_COLUMNS_SQL =
+  's.id AS credential_id, s.kind AS credential_kind, s.scopes, s.mfa_pending, s.expires_at, s.revoked_at';
+
+const scopesOf = (value: unknown): readonly TokenScope[] | undefined =>
+  typeof value === 'string'
+    ? (value
+        .split(' ')
+        .filter((scope) => (TOKEN_SCOPES as readonly string[]).includes(scope)) as TokenScope[])
+    : undefined;
+
+const dateOf = (value: unknown): Date | undefined =>
+  value === null || value === undefined ? undefined : new Date(value as string | Date);
+
+/**
+ * The one rule of whether a stored credential signs a request in at `now`: revoked, then expired,
+ * then waiting for its TOTP code. Every caller (the lookup below and queries that embed
+ * {@link CREDENTIAL_COLUMNS_SQL}) decides with it.
+ */
+export function credentialFromRow(
+  row: Record<string, unknown>,
+  now: Date,
+): { credential: Credential; failure: Exclude<CredentialFailure, 'unknown'> | undefined } {
+  const expiresAt = dateOf(row.expires_at);
+  const credential: Credential = {
+    id: row.credential_id as string,
+    kind: row.credential_kind as CredentialKind,
+    scopes: scopesOf(row.scopes),
+    mfaPending: row.mfa_pending === true,
+    expiresAt,
+  };
+  const failure =
+    row.revoked_at !== null && row.revoked_at !== undefined
+      ? 'revoked'
+      : expiresAt !== undefined && expiresAt.getTime() <= now.getTime()
+        ? 'expired'
+        : credential.mfaPending
+          ? 'mfa_pending'
+          : undefined;
+  return { credential, failure };
+}
+
+/**
+ * The user and credential a secret belongs to, and why it is refused if it is (see
+ * {@link credentialFromRow}). The one credential lookup of every route.
+ * @example const found = await findCredential(db, secret, 'bearer', services.now()); if (found.failure) ...
+ */
+export async function findCredential(
+  db: Queryable,
+  secret: string,
+  via: CredentialVia,
+  now: Date,
+): Promise<CredentialLookup> {
+  const [kindA, kindB] = credentialKindsOf(via);
+  const { rows } = await db.query(
+    `SELECT u.id, u.email, u.name, u.is_platform_admin, ${CREDENTIAL_COLUMNS_SQL}
+     FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.kind IN ($2, $3)`,
+    [sha256(secret), kindA, kindB],
+  );
+  const row = rows[0];
+  if (row === undefined) return { failure: 'unknown' };
+  return { user: toUser(row), ...credentialFromRow(row, now) };
+}
+
+const SECRET_PREFIX: Record<CredentialKind, 'plt' | 'pls' | 'plc'> = {
+  token: 'plt',
+  session: 'pls',
+  cli: 'plc',
+};
+
+/**
+ * A new personal access token (`kind: 'token'`, optionally scoped), browser session (`'session'`)
+ * or CLI session (`'cli'`). The secret is returned once; only its SHA-256 is stored.
  */
 export async function createToken(
   db: Queryable,
-  input: { userId: string; kind: 'token' | 'session'; name?: string; expiresAt?: Date | undefined },
+  input: {
+    userId: string;
+    kind: CredentialKind;
+    name?: string | undefined;
+    expiresAt?: Date | undefined;
+    /** Tokens only; undefined: every scope. */
+    scopes?: readonly TokenScope[] | undefined;
+    /** Sessions of a user with TOTP start waiting for a code. */
+    mfaPending?: boolean | undefined;
+  },
 ): Promise<{ id: string; token: string }> {
   const id = newId();
-  const token = newToken(input.kind === 'token' ? 'plt' : 'pls');
+  const token = newToken(SECRET_PREFIX[input.kind]);
+  const scopes =
+    input.scopes === undefined ? null : TOKEN_SCOPES.filter((s) => input.scopes?.includes(s)).join(' ');
   await db.query(
-    'INSERT INTO sessions (id, token_hash, user_id, kind, name, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [id, sha256(token), input.userId, input.kind, input.name ?? null, input.expiresAt ?? null],
+    `INSERT INTO sessions (id, token_hash, user_id, kind, name, expires_at, scopes, mfa_pending)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      id,
+      sha256(token),
+      input.userId,
+      input.kind,
+      input.name ?? null,
+      input.expiresAt ?? null,
+      scopes,
+      input.mfaPending ?? false,
+    ],
   );
   return { id, token };
 }
 
-/** The user a token or session secret belongs to, while it is neither revoked nor expired. */
+/** The user a token or session secret belongs to, while it signs requests in (see {@link findCredential}). */
 export async function userForToken(
   db: Queryable,
   token: string,
   kind: 'token' | 'session',
+  now: Date = new Date(),
 ): Promise<User | undefined> {
+  const found = await findCredential(db, token, kind === 'session' ? 'cookie' : 'bearer', now);
+  return found.failure === undefined ? found.user : undefined;
+}
+
+/** A session that waited for its TOTP code no longer does. */
+export async function clearMfaPending(db: Queryable, credentialId: string): Promise<void> {
+  await db.query('UPDATE sessions SET mfa_pending = false WHERE id = $1', [credentialId]);
+}
+
+/** A personal access token as its owner sees it (never the secret). */
+export interface TokenView {
+  readonly id: string;
+  readonly name: string | null;
+  readonly scopes: readonly TokenScope[];
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+/** The user's personal access tokens that are not revoked, newest first. */
+export async function listTokens(db: Queryable, userId: string): Promise<TokenView[]> {
   const { rows } = await db.query(
-    `SELECT u.id, u.email, u.name, u.is_platform_admin FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.kind = $2 AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())`,
-    [sha256(token), kind],
+    `SELECT id, name, scopes, created_at, expires_at FROM sessions
+     WHERE user_id = $1 AND kind = 'token' AND revoked_at IS NULL ORDER BY created_at DESC, id`,
+    [userId],
   );
-  return rows[0] === undefined ? undefined : toUser(rows[0]);
+  return rows.map((row) => ({
+    id: row.id as string,
+    name: (row.name as string | null) ?? null,
+    scopes: scopesOf(row.scopes) ?? TOKEN_SCOPES,
+    createdAt: new Date(row.created_at as string | Date).toISOString(),
+    expiresAt: dateOf(row.expires_at)?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * Revokes a personal access token or CLI session by id (of `userId` when given). Undefined when
+ * there is no such credential; `revokedAt` is the first revocation's time when it already was.
+ */
+export async function revokeTokenById(
+  db: Queryable,
+  input: { id: string; userId?: string | undefined; now: Date },
+): Promise<
+  { id: string; userId: string; kind: CredentialKind; name: string | null; revokedAt: string } | undefined
+> {
+  const { rows } = await db.query(
+    `UPDATE sessions SET revoked_at = coalesce(revoked_at, $2)
+     WHERE id = $1 AND kind IN ('token', 'cli') AND ($3::text IS NULL OR user_id = $3)
+     RETURNING id, user_id, kind, name, revoked_at`,
+    [input.id, input.now, input.userId ?? null],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return {
+    id: row.id as string,
+    userId: row.user_id as string,
+    kind: row.kind as CredentialKind,
+    name: (row.name as string | null) ?? null,
+    revokedAt: new Date(row.revoked_at as string | Date).toISOString(),
+  };
 }
 
 export async function revokeToken(db: Queryable, token: string): Promise<void> {

@@ -22,6 +22,14 @@ export interface DefinitionManifest {
   readonly tools: readonly { readonly name: string; readonly description: string }[];
   readonly widgets: readonly Omit<WidgetDeclaration, 'component'>[];
   readonly storage: { readonly account: readonly string[]; readonly user: readonly string[] };
+  /**
+   * The JSON Schema (draft 2020-12, input side) of each storage key whose schema can state one
+   * (Standard JSON Schema, as zod 4 does); the host's promotion review compares them.
+   */
+  readonly storageShapes?: {
+    readonly account: Readonly<Record<string, unknown>>;
+    readonly user: Readonly<Record<string, unknown>>;
+  };
   readonly oauth?: {
     readonly provider: {
       readonly authorizationUrl: string;
@@ -62,6 +70,10 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
         account: Object.keys(definition.storage?.account ?? {}),
         user: Object.keys(definition.storage?.user ?? {}),
       },
+      storageShapes: {
+        account: shapesOf(definition.storage?.account),
+        user: shapesOf(definition.storage?.user),
+      },
       oauth:
         oauth === undefined
           ? undefined
@@ -79,4 +91,24 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
       hasOnActivate: typeof definition.onActivate === 'function',
     }),
   ) as DefinitionManifest;
+}
+
+interface JsonSchemaCapable {
+  readonly '~standard'?: { readonly jsonSchema?: { input?: (options: { target: string }) => unknown } };
+}
+
+// The JSON Schema of each key whose schema states one; a schema that cannot is left out.
+function shapesOf(scope: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const shapes: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(scope ?? {})) {
+    try {
+      const shape = (schema as JsonSchemaCapable)['~standard']?.jsonSchema?.input?.({
+        target: 'draft-2020-12',
+      });
+      if (shape !== undefined) shapes[key] = shape;
+    } catch {
+      // Not every schema can be stated as JSON Schema (transforms, custom checks): no shape then.
+    }
+  }
+  return shapes;
 }

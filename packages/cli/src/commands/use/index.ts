@@ -1,0 +1,2 @@
+export { useCommand } from './command.js';
+export { selectSource, type UseOptions, type UseReport } from './selectSource.js';

@@ -1,0 +1,167 @@
+import { Hono } from 'hono';
+import type { HostServices } from '../HostServices.js';
+import {
+  createDeviceCode,
+  DEVICE_CODE_TTL_SECONDS,
+  decideDeviceCode,
+  normalizeUserCode,
+  pollDeviceCode,
+} from '../store/deviceCodes.js';
+import { totpEnabled } from '../store/totp.js';
+import { createToken, findUserById } from '../store/users.js';
+import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
+import { RouteError } from './_errors.js';
+import { invalidInput, jsonBody } from './_jsonBody.js';
+
+/** How long a CLI session from a device sign-in lasts. */
+export const CLI_SESSION_DAYS = 30;
+
+const CODE_USAGE = '{ "client_name": "platform CLI on my-laptop" } (optional)';
+const TOKEN_USAGE = '{ "device_code": "<the device_code of POST /api/platform/device/code>" }';
+const APPROVE_USAGE = '{ "user_code": "BCDF-GHJK", "decision": "approve" | "deny" }';
+
+/**
+ * `/api/platform/device/...`: device authorization in the shape of RFC 8628. The CLI asks for a
+ * code, the person approves it on `/device` while signed in, the CLI polls for its session.
+ */
+export function deviceRoutes(services: HostServices): Hono {
+  const app = new Hono();
+
+  app.post('/code', async (c) => {
+    // Creates a code and reads no credential: a foreign Origin is refused, no Origin is the CLI.
+    checkStateChange(services, c, { requireJson: false, credential: 'none' });
+    const body = await jsonBody(c, CODE_USAGE, { optional: true });
+    const clientName = body.client_name;
+    if (clientName !== undefined && (typeof clientName !== 'string' || clientName.length > 100)) {
+      throw invalidInput(CODE_USAGE, 'client_name must be a string of at most 100 characters.');
+    }
+    const interval = services.limits.devicePollIntervalSeconds;
+    const { deviceCode, userCode } = await createDeviceCode(services.db, {
+      clientName: clientName?.replace(/[\p{Cc}\p{Cf}]/gu, '') || undefined,
+      intervalSeconds: interval,
+      now: services.now(),
+    });
+    const verificationUri = `${hostOrigin(services, c)}/device`;
+    return c.json({
+      ok: true,
+      data: {
+        device_code: deviceCode,
+        user_code: userCode,
+        verification_uri: verificationUri,
+        verification_uri_complete: `${verificationUri}?code=${userCode}`,
+        interval,
+        expires_in: DEVICE_CODE_TTL_SECONDS,
+      },
+    });
+  });
+
+  app.post('/token', async (c) => {
+    checkStateChange(services, c, { requireJson: false, credential: 'none' });
+    const body = await jsonBody(c, TOKEN_USAGE);
+    if (typeof body.device_code !== 'string' || body.device_code === '') {
+      throw invalidInput(TOKEN_USAGE, 'device_code is missing.');
+    }
+    const now = services.now();
+    const origin = hostOrigin(services, c);
+    const poll = await pollDeviceCode(services.db, body.device_code, now);
+    const again = `Run \`platform login --host ${origin}\` again for a new code.`;
+    switch (poll.status) {
+      case 'unknown':
+        throw new RouteError(400, 'expired_token', 'This device code is unknown or was already used.', {
+          hint: again,
+        });
+      case 'expired':
+        throw new RouteError(400, 'expired_token', 'This device code expired before it was approved.', {
+          hint: again,
+        });
+      case 'denied':
+        throw new RouteError(400, 'access_denied', 'The sign-in was denied on the approval page.', {
+          hint: `If you meant to sign in, run \`platform login --host ${origin}\` again and choose Approve.`,
+        });
+      case 'pending':
+        throw new RouteError(400, 'authorization_pending', 'The sign-in is not approved yet.', {
+          hint: `Approve it at ${origin}/device, then poll again after the interval.`,
+        });
+      case 'slow_down': {
+        const interval = services.limits.devicePollIntervalSeconds;
+        throw new RouteError(400, 'slow_down', `Polled sooner than every ${interval} seconds.`, {
+          interval,
+          hint: `Wait at least ${interval} seconds between polls.`,
+        });
+      }
+    }
+    const user = await findUserById(services.db, poll.userId);
+    if (user === undefined) {
+      throw new RouteError(400, 'expired_token', 'The user who approved this sign-in no longer exists.', {
+        hint: again,
+      });
+    }
+    const mfaPending = await totpEnabled(services.db, user.id);
+    const expiresAt = new Date(now.getTime() + CLI_SESSION_DAYS * 86_400_000);
+    const { token } = await createToken(services.db, {
+      userId: user.id,
+      kind: 'cli',
+      name: poll.clientName ?? 'platform CLI',
+      expiresAt,
+      mfaPending,
+    });
+    return c.json({
+      ok: true,
+      data: {
+        token,
+        token_type: 'Bearer',
+        expires_at: expiresAt.toISOString(),
+        mfa_pending: mfaPending,
+        user: { id: user.id, email: user.email, name: user.name },
+      },
+    });
+  });
+
+  app.post('/approve', async (c) => {
+    checkStateChange(services, c, { requireJson: true });
+    const origin = hostOrigin(services, c);
+    const { user, credential } = await requireCredential(services, c, 'any');
+    // A token or a CLI session cannot mint a CLI session: only a person at the page can.
+    if (credential.kind !== 'session') {
+      throw new RouteError(403, 'forbidden', 'Device sign-ins are approved from the browser page only.', {
+        hint: `Open ${origin}/device in a browser signed in to the host, and approve there.`,
+      });
+    }
+    const body = await jsonBody(c, APPROVE_USAGE);
+    const userCode = typeof body.user_code === 'string' ? normalizeUserCode(body.user_code) : undefined;
+    if (userCode === undefined) {
+      throw invalidInput(APPROVE_USAGE, 'user_code is not a code like BCDF-GHJK.');
+    }
+    if (body.decision !== 'approve' && body.decision !== 'deny') {
+      throw invalidInput(APPROVE_USAGE, 'decision must be "approve" or "deny".');
+    }
+    const decision = body.decision;
+    const outcome = await decideDeviceCode(services.db, {
+      userCode,
+      userId: user.id,
+      decision,
+      now: services.now(),
+    });
+    if (outcome.outcome !== 'decided') throw notDecided(outcome.outcome, userCode);
+    services.logger.info({ userId: user.id, decision }, 'device sign-in answered');
+    return c.json({
+      ok: true,
+      data: { user_code: userCode, decision, client_name: outcome.clientName ?? null },
+    });
+  });
+
+  return app;
+}
+
+function notDecided(outcome: 'unknown' | 'expired' | 'already_decided', userCode: string): RouteError {
+  const again = 'Run `platform login` again for a new code.';
+  if (outcome === 'unknown') {
+    return new RouteError(404, 'invalid_request', `No sign-in waits for code ${userCode}.`, {
+      hint: 'Check the code the CLI printed and type it again.',
+    });
+  }
+  if (outcome === 'expired') {
+    return new RouteError(400, 'expired_token', `Code ${userCode} expired.`, { hint: again });
+  }
+  return new RouteError(409, 'conflict', `Code ${userCode} was already approved or denied.`, { hint: again });
+}

@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import type { HostServices } from '../HostServices.js';
+import { createToken, listTokens, revokeTokenById, TOKEN_SCOPES, type TokenScope } from '../store/users.js';
+import { checkStateChange, hostOrigin, requireCliUser, requireCredential } from './_auth.js';
+import { RouteError } from './_errors.js';
+import { invalidInput, jsonBody } from './_jsonBody.js';
+
+const CREATE_USAGE = '{ "name": "ci", "scopes": ["publish", "read"], "expires_days": 90 }';
+
+/**
+ * `/api/platform/tokens`: the signed-in user's personal access tokens (for CI). Listing needs
+ * `read`; creating needs a session (browser or CLI: a token never makes tokens); revoking `publish`.
+ */
+export function tokenRoutes(services: HostServices): Hono {
+  const app = new Hono();
+
+  app.get('/', async (c) => {
+    const user = await requireCliUser(services, c, 'read');
+    return c.json({ ok: true, data: { tokens: await listTokens(services.db, user.id) } });
+  });
+
+  app.post('/', async (c) => {
+    checkStateChange(services, c, { requireJson: true });
+    const { user, credential } = await requireCredential(services, c, 'publish');
+    if (credential.kind === 'token') {
+      throw new RouteError(403, 'forbidden', 'A personal access token cannot create tokens.', {
+        hint: `Sign in with \`platform login --host ${hostOrigin(services, c)}\` and create the token from that session.`,
+      });
+    }
+    const body = await jsonBody(c, CREATE_USAGE);
+    const { name, scopes, expires_days: expiresDays } = body;
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) {
+      throw invalidInput(CREATE_USAGE, 'name must be a non-empty string of at most 100 characters.');
+    }
+    if (
+      scopes !== undefined &&
+      (!Array.isArray(scopes) ||
+        scopes.length === 0 ||
+        !scopes.every((scope) => (TOKEN_SCOPES as readonly unknown[]).includes(scope)))
+    ) {
+      throw invalidInput(CREATE_USAGE, `scopes must list one or more of ${TOKEN_SCOPES.join(', ')}.`);
+    }
+    if (
+      expiresDays !== undefined &&
+      (typeof expiresDays !== 'number' ||
+        !Number.isInteger(expiresDays) ||
+        expiresDays < 1 ||
+        expiresDays > 3650)
+    ) {
+      throw invalidInput(CREATE_USAGE, 'expires_days must be a whole number from 1 to 3650.');
+    }
+    const granted = (scopes as TokenScope[] | undefined) ?? TOKEN_SCOPES;
+    const expiresAt =
+      expiresDays === undefined ? undefined : new Date(services.now().getTime() + expiresDays * 86_400_000);
+    const { id, token } = await createToken(services.db, {
+      userId: user.id,
+      kind: 'token',
+      name: name.trim(),
+      expiresAt,
+      scopes: granted,
+    });
+    return c.json(
+      {
+        ok: true,
+        data: {
+          id,
+          token,
+          name: name.trim(),
+          scopes: TOKEN_SCOPES.filter((scope) => granted.includes(scope)),
+          expiresAt: expiresAt?.toISOString() ?? null,
+        },
+      },
+      201,
+    );
+  });
+
+  app.delete('/:id', async (c) => {
+    checkStateChange(services, c, { requireJson: false });
+    const user = await requireCliUser(services, c, 'publish');
+    const id = c.req.param('id');
+    const revoked = await revokeTokenById(services.db, { id, userId: user.id, now: services.now() });
+    if (revoked === undefined) {
+      throw new RouteError(404, 'invalid_request', `You have no token ${id}.`, {
+        hint: 'List your tokens with GET /api/platform/tokens and pass one of their ids.',
+      });
+    }
+    return c.json({ ok: true, data: { id: revoked.id, revokedAt: revoked.revokedAt } });
+  });
+
+  return app;
+}

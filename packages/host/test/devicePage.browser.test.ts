@@ -1,0 +1,109 @@
+// The device sign-in page in a real Chromium: sign in, enter the authenticator code, approve or
+// deny the CLI's code, under the page's own Content-Security-Policy.
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve as serveNode } from '@hono/node-server';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../cli/test/_chromium.js';
+import { adminUserTotp } from '../src/cli/admin.js';
+import { createUser } from '../src/store/users.js';
+import { startTestHost, type TestHost } from './_host.js';
+
+const noBrowser = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (set PLATFORM_CHROMIUM)`;
+if (noBrowser !== undefined && process.env.CI === 'true')
+  throw new Error(`The browser tests need Chromium: ${noBrowser}.`);
+
+describe.skipIf(noBrowser !== undefined)(
+  `the /device page in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
+  () => {
+    let host: TestHost;
+    let server: ServerType;
+    let origin: string;
+    let browser: Browser;
+    let totp: TOTP;
+    const email = 'page-user@example.test';
+    const password = 'correct horse battery';
+
+    beforeAll(async () => {
+      host = await startTestHost({ projects: [] });
+      await createUser(host.db, { email, name: 'Page User', password });
+      const enabled = await adminUserTotp({ dataDir: '', host, email });
+      totp = new TOTP({ secret: Secret.fromBase32(enabled.secret) });
+      server = await new Promise<ServerType>((resolve) => {
+        const started = serveNode({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+          resolve(started),
+        );
+      });
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      browser = await launchChromium();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => server?.close(resolve));
+      await host?.close();
+    });
+
+    const post = async (path: string, body: unknown) =>
+      (await (
+        await fetch(`${origin}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { ok: boolean; data?: any; error?: any };
+
+    async function open(url: string, problems: string[]): Promise<Page> {
+      const page = await browser.newPage();
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      // A CSP refusal shows up as a console error.
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
+      await page.goto(url);
+      return page;
+    }
+
+    it('signs in, takes the authenticator code, and approves the prefilled code', async () => {
+      const device = (await post('/api/platform/device/code', { client_name: 'browser test' })).data;
+      expect(device.verification_uri).toBe(`${origin}/device`);
+      const problems: string[] = [];
+      const page = await open(device.verification_uri_complete, problems);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // A wrong code first: the page says so and stays.
+      await page.getByLabel('Authenticator code').fill('000000' === totp.generate() ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.getByText('authenticator code is wrong').waitFor({ timeout: 30_000 });
+      await page.getByLabel('Authenticator code').fill(totp.generate());
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.getByText(`Signed in as ${email}`).waitFor({ timeout: 30_000 });
+      expect(await page.getByLabel('Code', { exact: true }).inputValue()).toBe(device.user_code);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Approved. Return to your terminal').waitFor({ timeout: 30_000 });
+
+      const issued = await post('/api/platform/device/token', { device_code: device.device_code });
+      expect(issued).toMatchObject({
+        ok: true,
+        data: { token_type: 'Bearer', mfa_pending: true, user: { email } },
+      });
+
+      // Signed in already: the next code needs only Deny.
+      const second = (await post('/api/platform/device/code', {})).data;
+      await page.goto(`${origin}/device`);
+      await page.getByLabel('Code', { exact: true }).fill(second.user_code.toLowerCase());
+      await page.getByRole('button', { name: 'Deny' }).click();
+      await page.getByText('Denied.').waitFor({ timeout: 30_000 });
+      expect(await post('/api/platform/device/token', { device_code: second.device_code })).toMatchObject({
+        ok: false,
+        error: { code: 'access_denied' },
+      });
+      // Only the wrong code's 401 reached the console (Chromium logs failed fetches).
+      expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
+      await page.close();
+    });
+  },
+);

@@ -1,0 +1,238 @@
+// The publish routes without the gate: seats, uploads refused before anything is stored, the
+// submission and its queued gate job, and the admin's review, promotion, rejection and rollback
+// over versions whose verdict the test records as the gate would.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { DefinitionManifest } from '@platform/sdk/runtime';
+import * as tar from 'tar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle } from '../src/install/buildBundle.js';
+import { addSeat, createSource, type Source } from '../src/store/integrations.js';
+import { createToken, createUser } from '../src/store/users.js';
+import { recordVerdict } from '../src/store/versions.js';
+import { FIXTURES, startTestHost, type TestHost } from './_host.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'platform-versions-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A gzipped tar of `files` (path -> content), as `platform publish` uploads. */
+async function pack(files: Record<string, string>): Promise<Buffer> {
+  const dir = mkdtempSync(join(scratch, 'project-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  const chunks: Buffer[] = [];
+  const stream = tar.c({ gzip: true, cwd: dir, portable: true }, Object.keys(files));
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+const project = (slug: string, extra: Record<string, string> = {}) => ({
+  'platform.json': JSON.stringify({ integrations: [{ slug, entry: `src/${slug}/integration.ts` }] }),
+  'package.json': JSON.stringify({ name: slug, private: true }),
+  'package-lock.json': JSON.stringify({ name: slug, lockfileVersion: 3, packages: {} }),
+  [`src/${slug}/integration.ts`]: 'export default {};\n',
+  ...extra,
+});
+
+describe('publish routes', () => {
+  let host: TestHost;
+  let prod: Source;
+  let admin: { userId: string; token: string };
+
+  const upload = (source: string, body: Buffer, token = host.token) =>
+    host.app.request(`/api/platform/sources/${source}/versions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
+      body: new Uint8Array(body),
+    });
+  const count = async (table: string) =>
+    Number((await host.db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n);
+
+  beforeAll(async () => {
+    host = await startTestHost({ projects: [], limits: { publishArchiveBytes: 64 * 1024 } });
+    prod = await createSource(host.db, { slug: 'acme', name: 'Acme', stage: 'production' });
+    const dev = await createSource(host.db, { slug: 'acme-dev', name: 'Acme dev', stage: 'development' });
+    await addSeat(host.db, prod.id, host.userId, 'publisher');
+    await addSeat(host.db, dev.id, host.userId, 'viewer');
+    const adminUser = await createUser(host.db, {
+      email: 'admin@example.test',
+      name: 'Admin',
+      isPlatformAdmin: true,
+    });
+    admin = {
+      userId: adminUser.id,
+      token: (await createToken(host.db, { userId: adminUser.id, kind: 'token' })).token,
+    };
+  });
+  afterAll(() => host?.close());
+
+  it('lists the seats the user holds', async () => {
+    const response = await host.call('/api/platform/sources');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      data: { sources: { slug: string; role: string; stage: string }[] };
+    };
+    expect(body.data.sources.map(({ slug, role, stage }) => [slug, role, stage])).toEqual([
+      ['acme', 'publisher', 'production'],
+      ['acme-dev', 'viewer', 'development'],
+    ]);
+  });
+
+  it('refuses a viewer seat with forbidden and a hint listing every seat and role', async () => {
+    const response = await upload('acme-dev', await pack(project('acme-notes')));
+    expect(response.status).toBe(403);
+    const { error } = (await response.json()) as { error: { code: string; hint: string } };
+    expect(error.code).toBe('forbidden');
+    expect(error.hint).toContain('acme (publisher)');
+    expect(error.hint).toContain('acme-dev (viewer)');
+    expect(error.hint).toContain('platform use');
+  });
+
+  it('refuses a tarball carrying local secrets, naming the file, and stores nothing', async () => {
+    for (const file of ['.env.local', '.platform/local-secrets.json', 'nested/.env']) {
+      const response = await upload('acme', await pack(project('acme-notes', { [file]: 'TOKEN=x\n' })));
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('invalid_archive');
+      expect(error.message).toContain(file);
+    }
+    expect(await count('submissions')).toBe(0);
+    expect(await count('versions')).toBe(0);
+  });
+
+  it('refuses an oversize upload with payload_too_large', async () => {
+    const response = await upload('acme', Buffer.alloc(128 * 1024, 1));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+
+  it('refuses an unknown source with source_not_found', async () => {
+    const response = await upload('nope', await pack(project('acme-notes')));
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('source_not_found');
+  });
+
+  it('stores a submission with a submitted version per integration and queues its gate job', async () => {
+    const response = await upload('acme', await pack(project('acme-notes')));
+    expect(response.status).toBe(202);
+    const { data } = (await response.json()) as {
+      data: { submission: { id: string }; versions: { slug: string; number: number; status: string }[] };
+    };
+    expect(data.versions).toEqual([
+      expect.objectContaining({ slug: 'acme-notes', number: 1, status: 'submitted' }),
+    ]);
+    const jobs = await host.db.query(`SELECT kind, payload FROM jobs WHERE kind = 'gate'`);
+    expect(jobs.rows).toEqual([{ kind: 'gate', payload: { target: data.submission.id } }]);
+    const listed = (await (await host.call('/api/platform/sources/acme/versions')).json()) as {
+      data: { versions: { status: string; checks: { name: string; status: string }[] }[] };
+    };
+    expect(listed.data.versions[0]?.status).toBe('submitted');
+    expect(listed.data.versions[0]?.checks.map((check) => check.status)).toEqual(Array(8).fill('pending'));
+  });
+
+  it('refuses a slug another source owns with slug_taken and stores nothing', async () => {
+    const other = await createSource(host.db, { slug: 'rival', name: 'Rival', stage: 'development' });
+    await addSeat(host.db, other.id, host.userId, 'owner');
+    const before = await count('submissions');
+    const response = await upload('rival', await pack(project('acme-notes')));
+    expect(response.status).toBe(409);
+    const { error } = (await response.json()) as { error: { code: string; hint: string } };
+    expect(error.code).toBe('slug_taken');
+    expect(error.hint).toContain('"acme"');
+    expect(await count('submissions')).toBe(before);
+  });
+
+  it('reviews, promotes, rejects and rolls back gated versions', async () => {
+    const bundle = await buildBundle(join(FIXTURES, 'notes', 'integration.ts'));
+    const manifest = await host.services.runtime.describe({
+      id: 'review-test',
+      loadBundle: async () => bundle,
+    });
+    // Two submissions of test-notes; the gate's verdict recorded as runGateJob records it.
+    const submit = async (egress: readonly string[]) => {
+      const response = await upload('acme', await pack(project(manifest.slug)));
+      const { data } = (await response.json()) as {
+        data: { submission: { id: string }; versions: { id: string }[] };
+      };
+      const built: DefinitionManifest = { ...manifest, egress };
+      await host.db.transaction((tx) =>
+        recordVerdict(tx, {
+          submissionId: data.submission.id,
+          checks: [],
+          findings: [],
+          built: [{ slug: manifest.slug, manifest: built, bundle }],
+          now: new Date(),
+        }),
+      );
+      return data.versions[0]!.id;
+    };
+    const asAdmin = (path: string, json?: unknown) =>
+      host.app.request(path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(json ?? {}),
+      });
+
+    const v1 = await submit(manifest.egress);
+    const first = (await (await host.call(`/api/platform/versions/${v1}`)).json()) as {
+      data: {
+        version: { status: string; live: boolean };
+        review: { againstVersion: number | null; widens: boolean };
+      };
+    };
+    expect(first.data.version).toMatchObject({ status: 'gated', live: false });
+    expect(first.data.review.againstVersion).toBeNull();
+
+    // Only a platform admin promotes.
+    const refused = await host.call(`/api/platform/admin/versions/${v1}/promote`, { method: 'POST' });
+    expect(refused.status).toBe(403);
+    expect((await asAdmin(`/api/platform/admin/versions/${v1}/promote`)).status).toBe(200);
+
+    const v2 = await submit([...manifest.egress, 'https://api.widened.example']);
+    const queue = (await (
+      await host.app.request('/api/platform/admin/versions', {
+        headers: { authorization: `Bearer ${admin.token}` },
+      })
+    ).json()) as {
+      data: { versions: { id: string; review: { egress: { added: string[] }; widens: boolean } }[] };
+    };
+    const pending = queue.data.versions.find((version) => version.id === v2);
+    expect(pending?.review.egress.added).toEqual(['https://api.widened.example']);
+    expect(pending?.review.widens).toBe(true);
+
+    // A version already live cannot be promoted again; nothing changes.
+    const again = await asAdmin(`/api/platform/admin/versions/${v1}/promote`);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { code: string; hint: string } }).error.hint).toBeTruthy();
+
+    expect((await asAdmin(`/api/platform/admin/versions/${v2}/promote`)).status).toBe(200);
+    const live = async () =>
+      (await host.db.query(`SELECT live_version_id FROM integrations WHERE slug = $1`, [manifest.slug]))
+        .rows[0]!.live_version_id;
+    expect(await live()).toBe(v2);
+
+    const rolledBack = await asAdmin(`/api/platform/admin/integrations/${manifest.slug}/rollback`);
+    expect(rolledBack.status).toBe(200);
+    expect(await live()).toBe(v1);
+    // Nothing earlier than v1 to go back to: refused, v1 stays live.
+    expect((await asAdmin(`/api/platform/admin/integrations/${manifest.slug}/rollback`)).status).toBe(409);
+    expect(await live()).toBe(v1);
+
+    const v3 = await submit(manifest.egress);
+    expect((await asAdmin(`/api/platform/admin/versions/${v3}/reject`, {})).status).toBe(400);
+    expect(
+      (await asAdmin(`/api/platform/admin/versions/${v3}/reject`, { reason: 'Scopes too wide.' })).status,
+    ).toBe(200);
+    const rejected = (await (await host.call(`/api/platform/versions/${v3}`)).json()) as {
+      data: { version: { status: string }; decisionReason: string };
+    };
+    expect(rejected.data).toMatchObject({
+      version: { status: 'rejected' },
+      decisionReason: 'Scopes too wide.',
+    });
+    expect(await live()).toBe(v1);
+  });
+});
