@@ -44,7 +44,6 @@ export async function runGateJob(
   if (row.status === 'passed' || row.status === 'rejected') {
     return (await finish(services.db, { ok: true })) ? 'succeeded' : 'lost';
   }
-  const registryUrl = services.gate.registryUrl();
   await startChecking(services.db, submissionId, services.now());
 
   const checks = new Map<string, StoredCheck>(GATE_CHECKS.map((name) => [name, { name, status: 'pending' }]));
@@ -68,7 +67,8 @@ export async function runGateJob(
     result = await runGate({
       archive: Buffer.from(row.archive as Uint8Array),
       workDir,
-      platformRegistry: registryUrl,
+      // Throws when this host serves no registry: a host problem, retried and then reported.
+      platformRegistry: services.gate.registryUrl(),
       ...(services.gate.npmRegistry === undefined ? {} : { npmRegistry: services.gate.npmRegistry }),
       describe: (bundle) =>
         services.runtime.describe({ id: `gate-${newId()}`, loadBundle: async () => bundle }),

@@ -47,6 +47,23 @@ describe('describeDefinition', () => {
       tools: [],
       widgets: [{ id: 'acme-notes-board', name: 'Board', isPinnable: true }],
       storage: { account: ['settings'], user: ['preferences'] },
+      // Each key's Standard JSON Schema (zod 4 states one), for the host's promotion review.
+      storageShapes: {
+        account: {
+          settings: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'object',
+            properties: {},
+          },
+        },
+        user: {
+          preferences: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'object',
+            properties: {},
+          },
+        },
+      },
       oauth: {
         provider: {
           authorizationUrl: 'https://auth.acme.com/a',
