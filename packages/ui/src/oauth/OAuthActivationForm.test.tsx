@@ -56,6 +56,8 @@ describe('OAuthActivationForm', () => {
   it('checks the connection, then says the account is not connected and offers to connect', async () => {
     const mock = renderWithStatus({ connected: false });
     expect(screen.getByRole('status').textContent).toBe('Checking the connection…');
+    // No Connect button while checking: it would turn into Reconnect for a connected account.
+    expect(screen.queryByRole('link')).toBeNull();
     expect(await screen.findByText('Not connected to Acme yet.')).toBeTruthy();
     expect(mock.calls.map((call) => call.url)).toEqual([
       `${location.origin}/api/integrations/acme-notes/oauth/status?accountId=acct-1`,
@@ -92,7 +94,8 @@ describe('OAuthActivationForm', () => {
       history.replaceState(null, '', `/settings/integrations?tab=acme&acme-notes_oauth_error=${code}`);
       renderWithStatus({ connected: false });
       const alert = screen.getByRole('alert');
-      expect(alert.textContent).toBe(message);
+      expect(alert.querySelector('.plt-alert__title')?.textContent).toBe('Acme wasn’t connected');
+      expect(alert.querySelector('.plt-alert__message')?.textContent).toBe(message);
       expect(alert.getAttribute('data-code')).toBe(code);
       await screen.findByText('Not connected to Acme yet.');
       expect(connectHref().searchParams.get('returnPath')).toBe('/settings/integrations?tab=acme');
@@ -113,11 +116,16 @@ describe('OAuthActivationForm', () => {
       .mockRejectedValueOnce(new Error('The OAuth status route of "acme-notes" never reached the server.'))
       .mockResolvedValueOnce({ connected: true });
     render(<AcmeActivation slug={SLUG} accountId="acct-1" checkConnection={check} />);
-    expect(
-      await screen.findByText(
-        'The connection couldn’t be checked: The OAuth status route of "acme-notes" never reached the server.',
-      ),
-    ).toBeTruthy();
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('.plt-alert__title')?.textContent).toBe('The connection couldn’t be checked');
+    expect(alert.querySelector('.plt-alert__message')?.textContent).toBe(
+      'Check again in a moment. If it keeps failing, Acme or the platform may be down.',
+    );
+    // The server's words stay available to whoever reports the problem, behind "Details".
+    expect(alert.querySelector('details')?.textContent).toBe(
+      'DetailsThe connection couldn’t be checked: The OAuth status route of "acme-notes" never reached the server.',
+    );
+    expect(screen.queryByRole('link')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Check again' }));
     expect(await screen.findByText('Connected to Acme.')).toBeTruthy();
     expect(check).toHaveBeenCalledTimes(2);

@@ -1,4 +1,4 @@
-import { faCircleCheck, faPlug, faTriangleExclamation } from '@fortawesome/free-solid-svg-icons';
+import { faCircleCheck, faPlug } from '@fortawesome/free-solid-svg-icons';
 import {
   type PartnerConnectionCheck,
   type PartnerConnectionStatus,
@@ -7,6 +7,8 @@ import {
   useIntegrationFetch,
 } from '@platform/sdk/hooks';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { Alert } from '../_Alert.js';
+import { Skeleton } from '../_Skeleton.js';
 import { Icon } from '../icons/Icon.js';
 import type { ActivationFormProps } from '../registryProps.js';
 
@@ -18,11 +20,18 @@ export interface OAuthActivationFormLabels {
   readonly connectedSince: (date: string) => string;
   readonly connect: (provider: string) => string;
   readonly reconnect: string;
+  /** The technical detail of a failed check, behind a "Details" disclosure. */
   readonly checkFailed: (message: string) => string;
   readonly checkAgain: string;
+  // Optional so that label sets written for 0.4.0 still type-check; the defaults fill them in.
+  readonly checkFailedTitle?: string;
+  readonly checkFailedHint?: (provider: string) => string;
+  readonly details?: string;
+  /** The title over the callback's error message. */
+  readonly callbackFailed?: (provider: string) => string;
 }
 
-const DEFAULT_LABELS: OAuthActivationFormLabels = {
+const DEFAULT_LABELS: Required<OAuthActivationFormLabels> = {
   checking: 'Checking the connection…',
   connected: (provider) => `Connected to ${provider}.`,
   notConnected: (provider) => `Not connected to ${provider} yet.`,
@@ -31,6 +40,11 @@ const DEFAULT_LABELS: OAuthActivationFormLabels = {
   reconnect: 'Reconnect',
   checkFailed: (message) => `The connection couldn’t be checked: ${message}`,
   checkAgain: 'Check again',
+  checkFailedTitle: 'The connection couldn’t be checked',
+  checkFailedHint: (provider) =>
+    `Check again in a moment. If it keeps failing, ${provider} or the platform may be down.`,
+  details: 'Details',
+  callbackFailed: (provider) => `${provider} wasn’t connected`,
 };
 
 export interface OAuthActivationFormProps extends ActivationFormProps {
@@ -110,17 +124,34 @@ export function OAuthActivationForm({
   return (
     <div className="plt-oauth" aria-busy={check.state === 'checking'}>
       {callbackError === null ? null : (
-        <div role="alert" className="plt-alert plt-alert--error" data-code={callbackError.code}>
-          <Icon icon={faTriangleExclamation} />
-          <p>{callbackError.message}</p>
-        </div>
+        <Alert
+          tone="error"
+          code={callbackError.code}
+          title={labels.callbackFailed(providerName)}
+          message={callbackError.message}
+        />
       )}
+      {check.state === 'failed' ? (
+        <Alert
+          tone="warning"
+          title={labels.checkFailedTitle}
+          message={labels.checkFailedHint(providerName)}
+          action={
+            <button type="button" className="plt-button" onClick={retry}>
+              {labels.checkAgain}
+            </button>
+          }
+        >
+          <details className="plt-alert__details">
+            <summary>{labels.details}</summary>
+            <p>{labels.checkFailed(check.message)}</p>
+          </details>
+        </Alert>
+      ) : null}
       <div role="status" className="plt-oauth__status" data-connected={connected ? '' : undefined}>
         {check.state === 'checking' ? (
-          <p className="plt-widget__muted">{labels.checking}</p>
-        ) : check.state === 'failed' ? (
-          <p>{labels.checkFailed(check.message)}</p>
-        ) : check.status.connected ? (
+          <Skeleton label={labels.checking} announced />
+        ) : check.state === 'failed' ? null : check.status.connected ? (
           <>
             <p>
               <Icon icon={faCircleCheck} className="plt-oauth__ok" /> {labels.connected(providerName)}
@@ -131,17 +162,19 @@ export function OAuthActivationForm({
           <p>{labels.notConnected(providerName)}</p>
         )}
       </div>
-      <div className="plt-oauth__actions">
-        {check.state === 'failed' ? (
-          <button type="button" className="plt-button" onClick={retry}>
-            {labels.checkAgain}
-          </button>
-        ) : null}
-        <a className={connected ? 'plt-button' : 'plt-button plt-button--primary'} href={href}>
-          <Icon icon={faPlug} />
-          {connected ? labels.reconnect : labels.connect(providerName)}
-        </a>
-      </div>
+      {check.state === 'checking' ? (
+        // Holds the action row's place: no Connect button that turns into Reconnect once the check ends.
+        <div className="plt-oauth__actions" aria-hidden="true">
+          <span className="plt-skeleton plt-skeleton--button" />
+        </div>
+      ) : check.state === 'failed' ? null : (
+        <div className="plt-oauth__actions">
+          <a className={connected ? 'plt-button' : 'plt-button plt-button--primary'} href={href}>
+            <Icon icon={faPlug} />
+            {connected ? labels.reconnect : labels.connect(providerName)}
+          </a>
+        </div>
+      )}
     </div>
   );
 }

@@ -24,6 +24,15 @@ describe('Widget', () => {
     expect(within(region).getByText('Three notes')).toBeTruthy();
   });
 
+  it('shows a string title whole on hover, for when it is cut short', () => {
+    render(
+      <Widget>
+        <Widget.Header title="Notes from every Acme workspace" />
+      </Widget>,
+    );
+    expect(screen.getByRole('heading').getAttribute('title')).toBe('Notes from every Acme workspace');
+  });
+
   it('shows no chrome controls when no flag asks for them', () => {
     render(
       <Widget>
@@ -108,6 +117,29 @@ describe('Widget menu', () => {
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(trigger);
     expect(open).not.toHaveBeenCalled();
+  });
+
+  it('closes on Tab and lets focus move on to the next control', async () => {
+    const user = userEvent.setup();
+    render(
+      <Widget isCollapsible>
+        <Widget.Header title="Notes" menu={<Widget.MenuItem onSelect={() => {}}>Open</Widget.MenuItem>} />
+        <Widget.Body>body</Widget.Body>
+      </Widget>,
+    );
+    screen.getByRole('button', { name: 'More actions' }).focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('menu');
+    await user.tab();
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Collapse' }));
+  });
+
+  it('renders its menu inside the widget’s region', async () => {
+    const user = userEvent.setup();
+    const { trigger } = renderMenu();
+    await user.click(trigger);
+    expect((await screen.findByRole('menu')).closest('section')).toBe(screen.getByRole('region'));
   });
 
   it('carries the theme forced around the widget into the menu, which renders in a portal', async () => {

@@ -1,7 +1,7 @@
 import { faWandMagicSparkles } from '@fortawesome/free-solid-svg-icons';
 import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
 import { Icon } from '../icons/Icon.js';
-import { WidgetContext, type WidgetContextValue } from './_context.js';
+import { WidgetContext, type WidgetContextValue, type WidgetDataStatus } from './_context.js';
 import { DEFAULT_WIDGET_LABELS, type WidgetLabels } from './labels.js';
 import { WidgetBody } from './WidgetBody.js';
 import { WidgetDataState } from './WidgetDataState.js';
@@ -76,6 +76,9 @@ function WidgetRoot({
   const [collapsedState, setCollapsedState] = useState(defaultCollapsed);
   const [pinnedState, setPinnedState] = useState(false);
   const [titled, setTitled] = useState(false);
+  const [footered, setFootered] = useState(false);
+  const [dataStatus, setDataStatus] = useState<WidgetDataStatus | undefined>(undefined);
+  const [root, setRoot] = useState<HTMLElement | null>(null);
   // A widget that is not collapsible is never shown collapsed, whatever state it is handed.
   const collapsed = isCollapsible && (collapsedProp ?? collapsedState);
   const pinned = pinnedProp ?? pinnedState;
@@ -109,14 +112,36 @@ function WidgetRoot({
       pinned,
       setPinned,
       health,
+      titled,
       setTitled,
+      footered,
+      setFootered,
+      dataStatus,
+      setDataStatus,
+      root,
     }),
-    [id, merged, locale, isCollapsible, collapsed, setCollapsed, isPinnable, pinned, setPinned, health],
+    [
+      id,
+      merged,
+      locale,
+      isCollapsible,
+      collapsed,
+      setCollapsed,
+      isPinnable,
+      pinned,
+      setPinned,
+      health,
+      titled,
+      footered,
+      dataStatus,
+      root,
+    ],
   );
 
   return (
     <WidgetContext.Provider value={context}>
       <section
+        ref={setRoot}
         className={['plt-widget', className ?? ''].filter(Boolean).join(' ')}
         data-collapsed={collapsed ? '' : undefined}
         data-pinned={pinned ? '' : undefined}

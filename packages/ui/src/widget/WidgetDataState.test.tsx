@@ -82,20 +82,67 @@ describe('Widget.DataState', () => {
     expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('onRefresh: a Refresh button; refreshing disables it, marks it busy and turns its icon', async () => {
+  it('onRefresh: a Refresh button in the header; refreshing marks it busy, keeps its focus and turns its icon', async () => {
     const user = userEvent.setup();
     const onRefresh = vi.fn();
     const { rerender } = renderState({ data: ['First'], onRefresh });
-    const refresh = screen.getByRole('button', { name: 'Refresh' }) as HTMLButtonElement;
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    expect(refresh.closest('header')).not.toBeNull();
     await user.click(refresh);
     expect(onRefresh).toHaveBeenCalledTimes(1);
     expect(refresh.querySelector('.plt-icon--spin')).toBeNull();
 
     rerender(stateElement({ data: ['First'], onRefresh, refreshing: true }));
-    expect(refresh.disabled).toBe(true);
+    // aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>.
+    expect(document.activeElement).toBe(refresh);
+    expect(refresh.getAttribute('aria-disabled')).toBe('true');
     expect(refresh.getAttribute('aria-busy')).toBe('true');
     expect(refresh.querySelector('.plt-icon--spin')).not.toBeNull();
+    await user.click(refresh);
+    expect(onRefresh).toHaveBeenCalledTimes(1);
     expect(screen.getByText('First')).toBeTruthy();
+  });
+
+  it('error: the retry is an ordinary button, and the only one in the body', () => {
+    renderState({ error: new Error('Acme is unreachable.'), onRefresh: () => {} });
+    const retry = screen.getByRole('button', { name: 'Try again' });
+    expect(retry.className).toBe('plt-button');
+    expect(document.querySelectorAll('.plt-widget__body button')).toHaveLength(1);
+  });
+
+  it('without a header: Refresh and the last update show under the content', () => {
+    render(
+      <Widget>
+        <Widget.DataState data={['x']} onRefresh={() => {}} updatedAt={Date.now()}>
+          {() => <p>content</p>}
+        </Widget.DataState>
+      </Widget>,
+    );
+    const meta = document.querySelector('.plt-data-state__meta');
+    expect(meta?.textContent).toBe('Updated just now');
+    expect(meta?.querySelector('button')?.getAttribute('aria-label')).toBe('Refresh');
+  });
+
+  it('with a health footer: the last update shows there, as the footer’s only time', () => {
+    vi.useFakeTimers({
+      now: new Date('2026-05-01T12:00:00Z'),
+      toFake: ['Date', 'setInterval', 'clearInterval'],
+    });
+    render(
+      <Widget health={{ status: 'healthy', checkedAt: '2026-05-01T11:58:00Z' }}>
+        <Widget.Header title="Notes" />
+        <Widget.Body>
+          <Widget.DataState data={['x']} updatedAt="2026-05-01T11:55:00Z">
+            {() => <p>content</p>}
+          </Widget.DataState>
+        </Widget.Body>
+        <Widget.HealthFooter />
+      </Widget>,
+    );
+    expect(document.querySelectorAll('time')).toHaveLength(1);
+    const time = screen.getByText('Updated 5 minutes ago');
+    expect(time.closest('footer')).not.toBeNull();
+    expect(time.getAttribute('title')).toContain('checked 2 minutes ago');
   });
 
   it('updatedAt: the time of the last update as relative time, kept current', () => {

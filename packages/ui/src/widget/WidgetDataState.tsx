@@ -1,7 +1,8 @@
-import { faCircleExclamation, faRotateRight } from '@fortawesome/free-solid-svg-icons';
-import type { ReactNode } from 'react';
-import { Icon } from '../icons/Icon.js';
+import { type ReactNode, useCallback, useLayoutEffect, useRef } from 'react';
+import { Alert } from '../_Alert.js';
+import { Skeleton } from '../_Skeleton.js';
 import { useWidgetContext } from './_context.js';
+import { RefreshButton } from './_RefreshButton.js';
 import { formatRelativeTime, type Moment, toDate, useNow } from './_relativeTime.js';
 
 export interface WidgetDataStateProps<T> {
@@ -17,11 +18,11 @@ export interface WidgetDataStateProps<T> {
   readonly empty?: ReactNode;
   /** Renders the data. */
   readonly children: (data: T) => ReactNode;
-  /** Shows a Refresh button (and "Try again" on the error state). */
+  /** Shows a Refresh button in the widget's header (and "Try again" on the error state). */
   readonly onRefresh?: () => void;
-  /** True while a refresh runs: the button is disabled and its icon turns. */
+  /** True while a refresh runs: the button is marked busy (it keeps focus) and its icon turns. */
   readonly refreshing?: boolean;
-  /** When the data was last updated, shown as relative time ("Updated 5 minutes ago"). */
+  /** When the data was last updated, shown as relative time ("Updated 5 minutes ago") in the footer. */
   readonly updatedAt?: Moment;
 }
 
@@ -29,8 +30,9 @@ const defaultIsEmpty = (data: unknown): boolean =>
   data === null || data === undefined || (Array.isArray(data) && data.length === 0);
 
 /**
- * The four states of a widget's data (loading, error, empty, data) with a refresh control and the
- * time of the last update. Precedence: error, then loading, then empty, then data.
+ * The four states of a widget's data (loading, error, empty, data). Refresh goes to the header and
+ * the time of the last update to the health footer, so the body is all content; without a header or
+ * footer they show under the content. Precedence: error, then loading, then empty, then data.
  * @example
  * <Widget.DataState data={q.data} loading={q.isPending} error={q.error} onRefresh={() => q.refetch()}
  *   refreshing={q.isFetching && !q.isPending} updatedAt={q.dataUpdatedAt || undefined}>
@@ -48,38 +50,43 @@ export function WidgetDataState<T>({
   refreshing = false,
   updatedAt,
 }: WidgetDataStateProps<T>): ReactNode {
-  const { labels, locale } = useWidgetContext('Widget.DataState');
+  const { labels, locale, titled, footered, setDataStatus } = useWidgetContext('Widget.DataState');
   const updated = toDate(updatedAt);
-  const now = useNow(updated !== undefined);
+  const now = useNow(updated !== undefined && !footered);
   const failed = error !== undefined && error !== null && error !== false;
+
+  // The chrome gets a stable callback, so a new `onRefresh` each render does not re-render it.
+  const latestRefresh = useRef(onRefresh);
+  latestRefresh.current = onRefresh;
+  const refresh = useCallback(() => latestRefresh.current?.(), []);
+  const hasRefresh = onRefresh !== undefined;
+  const updatedMs = updated?.getTime();
+  useLayoutEffect(() => {
+    setDataStatus({ onRefresh: hasRefresh ? refresh : undefined, refreshing, updatedAt: updatedMs });
+    return () => setDataStatus(undefined);
+  }, [setDataStatus, hasRefresh, refresh, refreshing, updatedMs]);
 
   let content: ReactNode;
   let state: 'error' | 'loading' | 'empty' | 'data';
   if (failed) {
     state = 'error';
     content = (
-      <div role="alert" className="plt-state plt-state--error">
-        <Icon icon={faCircleExclamation} />
-        <p>{labels.error}</p>
-        {error instanceof Error && error.message !== '' ? (
-          <p className="plt-widget__muted">{error.message}</p>
-        ) : null}
-        {onRefresh === undefined ? null : (
-          <button type="button" className="plt-button" onClick={onRefresh} disabled={refreshing}>
-            {labels.retry}
-          </button>
-        )}
-      </div>
+      <Alert
+        tone="error"
+        title={labels.error}
+        message={error instanceof Error && error.message !== '' ? error.message : undefined}
+        action={
+          onRefresh === undefined ? undefined : (
+            <button type="button" className="plt-button" onClick={refreshing ? undefined : refresh}>
+              {labels.retry}
+            </button>
+          )
+        }
+      />
     );
   } else if (loading || data === undefined) {
     state = 'loading';
-    content = (
-      <div role="status" className="plt-state plt-state--loading">
-        <span className="plt-skeleton" aria-hidden="true" />
-        <span className="plt-skeleton plt-skeleton--short" aria-hidden="true" />
-        <span className="plt-visually-hidden">{labels.loading}</span>
-      </div>
-    );
+    content = <Skeleton label={labels.loading} />;
   } else if (isEmpty(data)) {
     state = 'empty';
     content = <div className="plt-state plt-state--empty">{empty ?? <p>{labels.empty}</p>}</div>;
@@ -88,10 +95,13 @@ export function WidgetDataState<T>({
     content = children(data);
   }
 
-  const toolbar =
-    onRefresh !== undefined || updated !== undefined ? (
-      <div className="plt-data-state__toolbar">
-        {updated === undefined ? null : (
+  // Without a header or a footer to hold them, Refresh and the last update sit under the content.
+  const ownRefresh = hasRefresh && !titled;
+  const ownTime = updated !== undefined && !footered;
+  const meta =
+    ownRefresh || ownTime ? (
+      <div className="plt-data-state__meta">
+        {ownTime ? (
           <time
             className="plt-widget__muted"
             dateTime={updated.toISOString()}
@@ -99,27 +109,17 @@ export function WidgetDataState<T>({
           >
             {labels.updated(formatRelativeTime(updated, now, locale, labels.justNow))}
           </time>
-        )}
-        {onRefresh === undefined ? null : (
-          <button
-            type="button"
-            className="plt-icon-button"
-            aria-label={labels.refresh}
-            title={labels.refresh}
-            onClick={onRefresh}
-            disabled={refreshing}
-            aria-busy={refreshing}
-          >
-            <Icon icon={faRotateRight} spin={refreshing} />
-          </button>
-        )}
+        ) : null}
+        {ownRefresh ? (
+          <RefreshButton label={labels.refresh} refreshing={refreshing} onRefresh={refresh} />
+        ) : null}
       </div>
     ) : null;
 
   return (
     <div className="plt-data-state" data-state={state} aria-busy={state === 'loading' || refreshing}>
-      {toolbar}
       {content}
+      {meta}
     </div>
   );
 }

@@ -1,8 +1,10 @@
-import { faChevronDown, faEllipsisVertical, faThumbtack } from '@fortawesome/free-solid-svg-icons';
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { faChevronDown, faThumbtack } from '@fortawesome/free-solid-svg-icons';
+import { type ReactNode, useLayoutEffect } from 'react';
 import { Icon, type IconDefinition } from '../icons/Icon.js';
 import { useWidgetContext } from './_context.js';
+import { RefreshButton } from './_RefreshButton.js';
+import { formatRelativeTime, toDate, useNow } from './_relativeTime.js';
+import { WidgetMenu } from './_WidgetMenu.js';
 
 export interface WidgetHeaderProps {
   readonly title: ReactNode;
@@ -16,22 +18,22 @@ export interface WidgetHeaderProps {
 }
 
 /**
- * The widget's title bar: title (which names the widget's region), optional menu, and the pin and
- * collapse toggles when the chrome flags ask for them.
+ * The widget's title bar: title (which names the widget's region; a string title that does not fit
+ * is cut with an ellipsis and shown whole on hover), the Refresh button of `Widget.DataState`,
+ * optional menu, and the pin and collapse toggles when the chrome flags ask for them.
  * @example <Widget.Header title="Notes" menu={<Widget.MenuItem onSelect={refresh}>Refresh</Widget.MenuItem>} />
  */
 export function WidgetHeader({ title, menu, icon, actions, headingLevel = 3 }: WidgetHeaderProps): ReactNode {
   const widget = useWidgetContext('Widget.Header');
-  const { labels, setTitled } = widget;
+  const { labels, setTitled, dataStatus } = widget;
   const Heading = `h${headingLevel}` as const;
-  const trigger = useRef<HTMLButtonElement>(null);
-  // The menu renders in a portal under <body>; it takes the theme forced around the widget with it.
-  const [menuTheme, setMenuTheme] = useState<string | undefined>(undefined);
-  const onMenuOpenChange = (open: boolean) => {
-    if (!open) return;
-    const themed = trigger.current?.closest('[data-platform-theme]');
-    setMenuTheme(themed?.getAttribute('data-platform-theme') ?? undefined);
-  };
+  const updated = toDate(dataStatus?.updatedAt);
+  const now = useNow(updated !== undefined);
+  const refreshing = dataStatus?.refreshing ?? false;
+  const refreshTitle =
+    updated === undefined
+      ? labels.refresh
+      : `${labels.refresh} (${labels.updated(formatRelativeTime(updated, now, widget.locale, labels.justNow))})`;
 
   useLayoutEffect(() => {
     setTitled(true);
@@ -41,11 +43,23 @@ export function WidgetHeader({ title, menu, icon, actions, headingLevel = 3 }: W
   return (
     <header className="plt-widget__header">
       {icon === undefined ? null : <Icon icon={icon} className="plt-widget__icon" />}
-      <Heading id={widget.titleId} className="plt-widget__title">
+      <Heading
+        id={widget.titleId}
+        className="plt-widget__title"
+        title={typeof title === 'string' ? title : undefined}
+      >
         {title}
       </Heading>
       <div className="plt-widget__controls">
         {actions}
+        {dataStatus?.onRefresh === undefined ? null : (
+          <RefreshButton
+            label={labels.refresh}
+            title={refreshTitle}
+            refreshing={refreshing}
+            onRefresh={dataStatus.onRefresh}
+          />
+        )}
         {widget.isPinnable ? (
           <button
             type="button"
@@ -59,30 +73,9 @@ export function WidgetHeader({ title, menu, icon, actions, headingLevel = 3 }: W
           </button>
         ) : null}
         {menu === undefined || menu === null ? null : (
-          <DropdownMenu.Root modal={false} onOpenChange={onMenuOpenChange}>
-            <DropdownMenu.Trigger asChild>
-              <button
-                ref={trigger}
-                type="button"
-                className="plt-icon-button"
-                aria-label={labels.menu}
-                title={labels.menu}
-              >
-                <Icon icon={faEllipsisVertical} />
-              </button>
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content
-                className="plt-menu"
-                data-platform-theme={menuTheme}
-                align="end"
-                sideOffset={4}
-                loop
-              >
-                {menu}
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+          <WidgetMenu label={labels.menu} container={widget.root}>
+            {menu}
+          </WidgetMenu>
         )}
         {widget.isCollapsible ? (
           <button

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect } from 'react';
 import { useWidgetContext } from './_context.js';
 import { formatRelativeTime, type Moment, toDate, useNow } from './_relativeTime.js';
 
@@ -16,33 +16,52 @@ export interface WidgetHealthFooterProps {
 }
 
 /**
- * A status line under the body: healthy, degraded or failing, with the host's message and when it
- * was checked. Hidden while the widget is collapsed.
+ * A status line under the body: healthy, degraded or failing with the host's message, and one time:
+ * when `Widget.DataState`'s data was updated, else when the health was checked. Hidden while the
+ * widget is collapsed.
  * @example <Widget.HealthFooter health={{ status: 'degraded', message: 'Acme is slow to answer.' }} />
  */
 export function WidgetHealthFooter({ health: own }: WidgetHealthFooterProps): ReactNode {
   const widget = useWidgetContext('Widget.HealthFooter');
+  const { setFootered, dataStatus } = widget;
   const health = own ?? widget.health;
+  const shown = health !== undefined;
+  const updatedAt = toDate(dataStatus?.updatedAt);
   const checkedAt = toDate(health?.checkedAt);
-  const now = useNow(checkedAt !== undefined);
+  const at = updatedAt ?? checkedAt;
+  const now = useNow(at !== undefined);
+
+  useLayoutEffect(() => {
+    if (!shown) return;
+    setFootered(true);
+    return () => setFootered(false);
+  }, [setFootered, shown]);
+
   if (health === undefined) return null;
-  const { labels } = widget;
+  const { labels, locale } = widget;
+  const relative = (date: Date) => formatRelativeTime(date, now, locale, labels.justNow);
   return (
     <footer className="plt-widget__health" data-status={health.status} hidden={widget.collapsed}>
       <span role="status" className="plt-widget__health-status">
         <span className="plt-widget__health-dot" aria-hidden="true" />
-        {labels[health.status]}
-        {health.message === undefined ? null : (
-          <span className="plt-widget__health-message">{health.message}</span>
-        )}
+        <span className="plt-widget__health-text">
+          <span className="plt-widget__health-label">{labels[health.status]}</span>
+          {health.message === undefined ? null : (
+            <span className="plt-widget__health-message">{health.message}</span>
+          )}
+        </span>
       </span>
-      {checkedAt === undefined ? null : (
+      {at === undefined ? null : (
         <time
-          className="plt-widget__muted"
-          dateTime={checkedAt.toISOString()}
-          title={checkedAt.toLocaleString(widget.locale)}
+          className="plt-widget__health-time plt-widget__muted"
+          dateTime={at.toISOString()}
+          title={
+            updatedAt !== undefined && checkedAt !== undefined
+              ? `${at.toLocaleString(locale)}; ${labels.checked(relative(checkedAt))}`
+              : at.toLocaleString(locale)
+          }
         >
-          {labels.checked(formatRelativeTime(checkedAt, now, widget.locale, labels.justNow))}
+          {updatedAt === undefined ? labels.checked(relative(at)) : labels.updated(relative(at))}
         </time>
       )}
     </footer>

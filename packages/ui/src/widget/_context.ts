@@ -1,6 +1,14 @@
 import { createContext, useContext } from 'react';
+import type { Moment } from './_relativeTime.js';
 import type { WidgetLabels } from './labels.js';
 import type { WidgetHealth } from './WidgetHealthFooter.js';
+
+/** What `Widget.DataState` hands the chrome: the header shows Refresh, the footer the last update. */
+export interface WidgetDataStatus {
+  readonly onRefresh: (() => void) | undefined;
+  readonly refreshing: boolean;
+  readonly updatedAt: Moment | undefined;
+}
 
 export interface WidgetContextValue {
   readonly titleId: string;
@@ -14,7 +22,16 @@ export interface WidgetContextValue {
   readonly pinned: boolean;
   readonly setPinned: (pinned: boolean) => void;
   readonly health: WidgetHealth | undefined;
+  /** Whether a `Widget.Header` is mounted (it names the region and hosts the Refresh button). */
+  readonly titled: boolean;
   readonly setTitled: (titled: boolean) => void;
+  /** Whether a `Widget.HealthFooter` is showing (it then shows the data's last update). */
+  readonly footered: boolean;
+  readonly setFootered: (footered: boolean) => void;
+  readonly dataStatus: WidgetDataStatus | undefined;
+  readonly setDataStatus: (status: WidgetDataStatus | undefined) => void;
+  /** The widget's element: the menu renders into it, so it stays inside the widget's landmark. */
+  readonly root: HTMLElement | null;
 }
 
 export const WidgetContext = createContext<WidgetContextValue | null>(null);
