@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { childEnv } from './_childEnv.js';
@@ -34,8 +34,22 @@ async function partnerUser(workDir: string): Promise<{ uid: number; gid: number 
   await childEnv(workDir);
   await mkdir(join(workDir, 'gate'), { recursive: true });
   if (process.getuid?.() !== 0) return undefined;
+  await checkTraversable(workDir);
   await execFileAsync('chown', ['-R', `${UNPRIVILEGED.uid}:${UNPRIVILEGED.gid}`, workDir]);
   return { uid: UNPRIVILEGED.uid, gid: UNPRIVILEGED.gid };
+}
+
+/** Every folder above `workDir` must let others through, or `nobody` cannot reach its own work folder. */
+async function checkTraversable(workDir: string): Promise<void> {
+  for (let dir = dirname(workDir); ; dir = dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `the gate's work folder ${workDir} is out of reach of ${UNPRIVILEGED.name}: ${dir} is mode ${(mode & 0o777).toString(8)}; set the gate's scratch folder (gate.scratchDir) under the system temp folder, or let others through its parents (chmod o+x)`,
+      );
+    }
+    if (dir === dirname(dir)) return;
+  }
 }
 
 const userNote = (user: { uid: number } | undefined) =>

@@ -1,6 +1,6 @@
 // Partner code in the gate (tsc, the tests) runs as `nobody` when the host runs as root: it can
 // write its work folder and nothing of the host's, and cannot read a file only the host's user can.
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,4 +49,13 @@ describe.skipIf(!isRoot)('the gate runs partner code as nobody', () => {
     expect((await stat(join(workDir, 'gate', 'wrote.txt'))).uid).toBe(UNPRIVILEGED.uid);
     expect(await readFile(secret, 'utf8')).toBe('host secret');
   }, 60_000);
+
+  it('refuses a work folder nobody cannot reach, naming the folder in the way and the fix', async () => {
+    const closed = await mkdtemp(join(tmpdir(), 'platform-gate-closed-'));
+    made.push(closed);
+    const workDir = join(closed, 'work');
+    await mkdir(workDir);
+    await expect(networkSandbox(workDir)).rejects.toThrow(`${closed} is mode 700`);
+    await expect(networkSandbox(workDir)).rejects.toThrow('gate.scratchDir');
+  });
 });
