@@ -62,7 +62,6 @@ export async function benchPublish(rounds = 2): Promise<void> {
       gate: {
         registryUrl: `${registry.url}/registry/`,
         npmRegistry: npm.registry,
-        scratchDir: join(root, 'scratch'),
       },
     });
     const gateRuns: { totalMs: number; checks: CheckTiming[] }[] = [];
@@ -88,8 +87,14 @@ export async function benchPublish(rounds = 2): Promise<void> {
         const { rows } = await host.db.query('SELECT status, checks FROM submissions WHERE id = $1', [
           data.submission.id,
         ]);
-        if (rows[0]?.status !== 'passed')
-          throw new Error(`the gate did not pass: ${JSON.stringify(rows[0])}`);
+        if (rows[0]?.status !== 'passed') {
+          const jobs = await host.db.query(
+            `SELECT status, attempts, last_error FROM jobs WHERE kind = 'gate'`,
+          );
+          throw new Error(
+            `the gate did not pass: ${JSON.stringify(rows[0])}\njobs: ${JSON.stringify(jobs.rows)}`,
+          );
+        }
         gateRuns.push({ totalMs, checks: rows[0].checks as CheckTiming[] });
 
         // The same work by hand, in a fresh copy of the project.
