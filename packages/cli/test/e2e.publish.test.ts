@@ -97,6 +97,17 @@ async function deviceLogin(stack: Stack, baseUrl: string, email: string): Promis
   }
 }
 
+/** `npm install` in the scaffold: `@platform/*` from the host's registry, the rest from npm. */
+async function npmInstall(app: string): Promise<void> {
+  const install = await run(INSTALL.npm.args, {
+    cwd: app,
+    command: INSTALL.npm.command,
+    env: installEnv(),
+    timeoutMs: 600_000,
+  });
+  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+}
+
 /** Replaces `from` in a project file, failing when it is not there. */
 function edit(file: string, from: string | RegExp, to: string): void {
   const text = readFileSync(file, 'utf8');
@@ -170,13 +181,7 @@ describe.skipIf(skipReason !== undefined)('publish pipeline end to end', () => {
     stack.app = await scaffoldAgainstRegistry(stack.root, host.baseUrl);
     slug = JSON.parse(readFileSync(join(stack.app, 'platform.json'), 'utf8')).integrations[0].slug;
     edit(join(stack.app, 'src', slug, 'integration.ts'), 'actions: {', ABOUT(1));
-    const install = await run(INSTALL.npm.args, {
-      cwd: stack.app,
-      command: INSTALL.npm.command,
-      env: installEnv(),
-      timeoutMs: 600_000,
-    });
-    if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+    await npmInstall(stack.app);
 
     await admin(dataDir, hostEnv, [
       'user',
@@ -361,13 +366,7 @@ describe.skipIf(!registry.reachable)('publish pipeline on PGlite', () => {
     const dataDir = join(stack.root, 'data');
     host = await startServe(['--data', dataDir, '--port', '0', '--no-examples'], childEnv());
     stack.app = await scaffoldAgainstRegistry(stack.root, host.baseUrl);
-    const install = await run(INSTALL.npm.args, {
-      cwd: stack.app,
-      command: INSTALL.npm.command,
-      env: installEnv(),
-      timeoutMs: 600_000,
-    });
-    if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+    await npmInstall(stack.app);
     const env = childEnv();
     await admin(dataDir, env, [
       'user',

@@ -15,7 +15,25 @@ export interface RetryPolicy {
 
 export type JobOutcome = 'succeeded' | 'retry' | 'failed' | 'lost';
 
-class LeaseLost extends Error {}
+/** Thrown inside a job's commit transaction when the worker no longer holds the job: nothing is written. */
+export class LeaseLost extends Error {}
+
+/** How long a failed attempt waits before the next: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
+export const retryDelay = (retry: RetryPolicy, attempts: number): number =>
+  Math.min(retry.baseMs * 2 ** (attempts - 1), retry.maxMs);
+
+/** Records an attempt's outcome for `job`, timed from now, only while `worker` holds it (see `finishJob`). */
+export function jobFinisher(services: HostServices, job: Job, worker: string) {
+  const started = performance.now();
+  return (tx: Queryable, outcome: Parameters<typeof finishJob>[1]['outcome']): Promise<boolean> =>
+    finishJob(tx, {
+      jobId: job.id,
+      worker,
+      now: services.now(),
+      durationMs: performance.now() - started,
+      outcome,
+    });
+}
 
 // Stored and shown in the log: URLs (queries, userinfo) redacted, bounded in size.
 const logMessage = (message: string) => redactText(message).slice(0, 2000);
@@ -50,18 +68,10 @@ export async function runJob(
   worker: string,
   retry: RetryPolicy,
 ): Promise<JobOutcome> {
-  const started = performance.now();
-  const finish = (tx: Queryable, outcome: Parameters<typeof finishJob>[1]['outcome']) =>
-    finishJob(tx, {
-      jobId: job.id,
-      worker,
-      now: services.now(),
-      durationMs: performance.now() - started,
-      outcome,
-    });
+  const finish = jobFinisher(services, job, worker);
   const fail = async (message: string, retryable: boolean): Promise<JobOutcome> => {
     const again = retryable && job.attempts < job.maxAttempts;
-    const delay = Math.min(retry.baseMs * 2 ** (job.attempts - 1), retry.maxMs);
+    const delay = retryDelay(retry, job.attempts);
     const recorded = await finish(services.db, {
       ok: false,
       error: logMessage(message),

@@ -2,14 +2,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redactText } from '@platform/sdk/runtime';
-import { finishJob, type Job } from '../events/jobs.js';
-import type { JobOutcome, RetryPolicy } from '../events/runJob.js';
+import type { Job } from '../events/jobs.js';
+import { type JobOutcome, jobFinisher, LeaseLost, type RetryPolicy, retryDelay } from '../events/runJob.js';
 import { type CheckResult, GATE_CHECKS, runGate } from '../gate/index.js';
 import type { HostServices } from '../HostServices.js';
 import { newId } from '../store/ids.js';
 import { abandonSubmission, recordVerdict, type StoredCheck, startChecking } from '../store/versions.js';
-
-class LeaseLost extends Error {}
 
 /**
  * Runs the gate over one submission (a `gate` job) and stores the verdict with the job's success
@@ -24,14 +22,7 @@ export async function runGateJob(
 ): Promise<JobOutcome> {
   const started = performance.now();
   const submissionId = job.target;
-  const finish = (tx: Parameters<typeof finishJob>[0], outcome: Parameters<typeof finishJob>[1]['outcome']) =>
-    finishJob(tx, {
-      jobId: job.id,
-      worker,
-      now: services.now(),
-      durationMs: performance.now() - started,
-      outcome,
-    });
+  const finish = jobFinisher(services, job, worker);
   const { rows } = await services.db.query('SELECT archive, status FROM submissions WHERE id = $1', [
     submissionId,
   ]);
@@ -81,7 +72,7 @@ export async function runGateJob(
     services.logger.error({ err: error, submissionId, jobId: job.id }, 'gate failed');
     const again = job.attempts < job.maxAttempts;
     const recorded = await services.db.transaction(async (tx) => {
-      const delay = Math.min(retry.baseMs * 2 ** (job.attempts - 1), retry.maxMs);
+      const delay = retryDelay(retry, job.attempts);
       const ok = await finish(tx, {
         ok: false,
         error: message,

@@ -1,7 +1,7 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import { newId } from './ids.js';
-import { makeLive } from './versions.js';
+import { makeLive, nextVersionNumber, SlugTakenError } from './versions.js';
 
 export type SourceStage = 'development' | 'production';
 export type SeatRole = 'owner' | 'publisher' | 'viewer';
@@ -81,25 +81,15 @@ export async function addVersion(
   input: { source: Source; manifest: DefinitionManifest; bundle: string; status: 'dev' | 'gated' },
 ): Promise<InstalledVersion> {
   const slug = input.manifest.slug;
-  const existing = await db.query('SELECT source_id FROM integrations WHERE slug = $1', [slug]);
-  const owner = existing.rows[0]?.source_id as string | undefined;
-  if (owner !== undefined && owner !== input.source.id) {
+  let number: number;
+  try {
+    number = await nextVersionNumber(db, slug, input.source);
+  } catch (error) {
+    if (!(error instanceof SlugTakenError)) throw error;
     throw new Error(
-      `integration "${slug}" belongs to another source; publish it from that source or pick another slug`,
+      `integration "${slug}" belongs to source "${error.ownerSource}"; publish it from that source or pick another slug`,
     );
   }
-  if (owner === undefined) {
-    await db.query('INSERT INTO integrations (slug, source_id, name) VALUES ($1, $2, $3)', [
-      slug,
-      input.source.id,
-      slug,
-    ]);
-  }
-  const { rows } = await db.query(
-    'SELECT COALESCE(MAX(number), 0)::int + 1 AS next FROM versions WHERE integration_slug = $1',
-    [slug],
-  );
-  const number = rows[0]!.next as number;
   const id = newId();
   await db.query(
     'INSERT INTO versions (id, integration_slug, number, status, manifest, bundle) VALUES ($1, $2, $3, $4, $5::jsonb, $6)',

@@ -48,6 +48,29 @@ export class SlugTakenError extends Error {
   }
 }
 
+/**
+ * The next version number of `slug` for `source`, in the caller's transaction: creates the
+ * integration (owned by `source`) on its first version, and locks its row so concurrent versions
+ * never share a number. A slug another source owns throws `SlugTakenError`.
+ */
+export async function nextVersionNumber(tx: Queryable, slug: string, source: Source): Promise<number> {
+  await tx.query(
+    'INSERT INTO integrations (slug, source_id, name) VALUES ($1, $2, $1) ON CONFLICT (slug) DO NOTHING',
+    [slug, source.id],
+  );
+  const owner = await tx.query(
+    `SELECT s.id, s.slug FROM integrations i JOIN sources s ON s.id = i.source_id WHERE i.slug = $1 FOR UPDATE OF i`,
+    [slug],
+  );
+  const ownerRow = owner.rows[0]!;
+  if (ownerRow.id !== source.id) throw new SlugTakenError(slug, ownerRow.slug as string);
+  const { rows } = await tx.query(
+    'SELECT COALESCE(MAX(number), 0)::int + 1 AS next FROM versions WHERE integration_slug = $1',
+    [slug],
+  );
+  return rows[0]!.next as number;
+}
+
 /** The pending list a new submission shows before the gate starts. */
 const pendingChecks = (): StoredCheck[] => GATE_CHECKS.map((name) => ({ name, status: 'pending' }));
 
@@ -77,22 +100,7 @@ export async function createSubmission(
   );
   const versions: { id: string; slug: string; number: number }[] = [];
   for (const slug of input.slugs) {
-    await tx.query(
-      'INSERT INTO integrations (slug, source_id, name) VALUES ($1, $2, $1) ON CONFLICT (slug) DO NOTHING',
-      [slug, input.source.id],
-    );
-    // The row lock orders concurrent submissions of one slug, so numbers never collide.
-    const owner = await tx.query(
-      `SELECT s.id, s.slug FROM integrations i JOIN sources s ON s.id = i.source_id WHERE i.slug = $1 FOR UPDATE OF i`,
-      [slug],
-    );
-    const ownerRow = owner.rows[0]!;
-    if (ownerRow.id !== input.source.id) throw new SlugTakenError(slug, ownerRow.slug as string);
-    const { rows } = await tx.query(
-      'SELECT COALESCE(MAX(number), 0)::int + 1 AS next FROM versions WHERE integration_slug = $1',
-      [slug],
-    );
-    const number = rows[0]!.next as number;
+    const number = await nextVersionNumber(tx, slug, input.source);
     const id = newId();
     await tx.query(
       `INSERT INTO versions (id, integration_slug, number, status, submission_id) VALUES ($1, $2, $3, 'submitted', $4)`,
