@@ -34,6 +34,8 @@ export interface HostLimits {
   readonly devicePollIntervalSeconds: number;
   /** TOTP codes a user may try per minute (sign-in verification and enrolment together). */
   readonly mfaAttemptsPerMinute: number;
+  /** Password sign-in attempts per email a minute (all instances together). */
+  readonly signInAttemptsPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -54,6 +56,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   publishArchiveBytes: 20 * 1024 * 1024,
   devicePollIntervalSeconds: 2,
   mfaAttemptsPerMinute: 10,
+  signInAttemptsPerMinute: 10,
 };
 
 /** How this instance runs the publish gate. */

@@ -21,6 +21,35 @@ const signIn = (password: string) =>
     body: JSON.stringify({ email, password }),
   });
 
+describe('sign-in attempts per email', () => {
+  it('answers 429 rate_limited with Retry-After past the limit, for that email only', async () => {
+    const limited = await startTestHost({ limits: { signInAttemptsPerMinute: 3 } });
+    try {
+      const { rows } = await limited.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+        limited.userId,
+      ]);
+      const attempt = (who: string, password: string) =>
+        limited.app.request('/api/platform/sign-in', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: who, password }),
+        });
+      const target = rows[0]!.email;
+      for (let i = 0; i < 3; i++) expect((await attempt(target, `guess ${i}`)).status).toBe(401);
+      // The right password too: the window is closed for this email, whatever is sent.
+      const refused = await attempt(target.toUpperCase(), 'correct horse');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const { error } = (await refused.json()) as { error: { code: string; hint: string } };
+      expect(error.code).toBe('rate_limited');
+      expect(error.hint).toMatch(/^Wait \d+ seconds/);
+      expect((await attempt('someone-else@example.test', 'x')).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('sign-in and sessions', () => {
   it('signs in with a password and sets an HttpOnly, SameSite=Lax session cookie that authenticates API calls', async () => {
     const response = await signIn('correct horse');

@@ -1,12 +1,12 @@
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
-import { consumeRateLimit } from '../rateLimit.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { newTotpSecret, saveTotpSecret, totpEnabled, verifyTotp } from '../store/totp.js';
 import { type Credential, type CredentialVia, clearMfaPending, type User } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
 import { RouteError, requestIdOf } from './_errors.js';
 import { invalidInput, jsonBody } from './_jsonBody.js';
+import { limitPerMinute } from './_limitPerMinute.js';
 
 const CODE_USAGE = '{ "code": "123456" } (the current code of your authenticator app)';
 
@@ -92,23 +92,12 @@ async function requireSession(services: HostServices, c: Context) {
 // A million codes, three good at a time: attempts per user are counted across host instances.
 async function limitAttempts(services: HostServices, c: Context, user: User): Promise<void> {
   const limit = services.limits.mfaAttemptsPerMinute;
-  const result = await consumeRateLimit(
-    services.db,
-    [{ key: `mfa:${user.id}`, limit, name: 'mfa_per_user' }],
-    services.now(),
-  );
-  if (result.allowed) return;
-  if (result.firstRefusal) {
-    securityEvent(
-      services.logger,
-      'rate_limited',
-      { userId: user.id, limits: result.exceeded, requestId: requestIdOf(c) },
-      'too many authenticator codes tried',
-    );
-  }
-  c.header('Retry-After', String(result.retryAfterSeconds));
-  throw new RouteError(429, 'rate_limited', `More than ${limit} authenticator codes tried in a minute.`, {
-    hint: `Wait ${result.retryAfterSeconds} seconds, then enter the current code.`,
+  await limitPerMinute(services, c, {
+    bucket: { key: `mfa:${user.id}`, limit, name: 'mfa_per_user' },
+    fields: { userId: user.id },
+    event: 'too many authenticator codes tried',
+    message: `More than ${limit} authenticator codes tried in a minute.`,
+    hint: (seconds) => `Wait ${seconds} seconds, then enter the current code.`,
   });
 }
 

@@ -5,6 +5,7 @@ import { totpEnabled } from '../store/totp.js';
 import { checkPassword, createToken, revokeToken } from '../store/users.js';
 import { checkStateChange, requireCredential, SESSION_COOKIE } from './_auth.js';
 import { errorResponse } from './_errors.js';
+import { limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
 import { tokenRoutes } from './tokens.js';
@@ -30,6 +31,16 @@ export function platformRoutes(services: HostServices): Hono {
     if (typeof body.email !== 'string' || typeof body.password !== 'string') {
       return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
     }
+    // Guessing one account's password is capped per email, across instances (scrypt is slow, but
+    // not slow enough for an unbounded guess rate).
+    const limit = services.limits.signInAttemptsPerMinute;
+    await limitPerMinute(services, c, {
+      bucket: { key: `sign-in:${body.email.trim().toLowerCase()}`, limit, name: 'sign_in_per_email' },
+      fields: {},
+      event: 'too many sign-in attempts for one email',
+      message: `More than ${limit} sign-in attempts for this email in a minute.`,
+      hint: (seconds) => `Wait ${seconds} seconds, then sign in again.`,
+    });
     const user = await checkPassword(services.db, body.email, body.password);
     if (user === undefined) return errorResponse(c, 401, 'unauthorized', 'Wrong email or password.');
     const expiresAt = new Date(services.now().getTime() + SESSION_DAYS * 86_400_000);
