@@ -9,14 +9,13 @@ import { packProject } from '@platform/cli';
 import { addSeat, createHost, createSource, createToken, createUser } from '@platform/host';
 import pino from 'pino';
 import {
-  INSTALL,
   installEnv,
+  npmInstall,
   packWorkspacePackages,
   registryStatus,
   scaffoldAgainstRegistry,
   startRegistry,
 } from '../packages/cli/test/_e2e.js';
-import { run } from '../packages/cli/test/_helpers.js';
 import { buildCli } from '../scripts/build-cli.js';
 
 interface CheckTiming {
@@ -48,13 +47,7 @@ export async function benchPublish(rounds = 2): Promise<void> {
   try {
     packWorkspacePackages(join(root, 'registry'));
     const app = await scaffoldAgainstRegistry(root, registry.url);
-    const install = await run(INSTALL.npm.args, {
-      cwd: app,
-      command: INSTALL.npm.command,
-      env: installEnv(),
-      timeoutMs: 600_000,
-    });
-    if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+    await npmInstall(app);
     const { archive } = await packProject(app);
 
     const host = await createHost({

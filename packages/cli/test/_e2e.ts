@@ -162,3 +162,14 @@ export const INSTALL = {
     ],
   },
 } as const;
+
+/** `npm install` in a scaffold (`@platform/*` from the registry its .npmrc names, the rest from npm); throws with npm's output on failure. */
+export async function npmInstall(app: string): Promise<void> {
+  const install = await run(INSTALL.npm.args, {
+    cwd: app,
+    command: INSTALL.npm.command,
+    env: installEnv(),
+    timeoutMs: 600_000,
+  });
+  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+}

@@ -16,14 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, runBin, type ServeProcess, startServe } from '../../host/test/_cli.js';
 import { pgSchema } from '../../host/test/_host.js';
 import { testDatabase } from '../../host/test/_postgres.js';
-import {
-  INSTALL,
-  installEnv,
-  note,
-  packWorkspacePackages,
-  registryStatus,
-  scaffoldAgainstRegistry,
-} from './_e2e.js';
+import { note, npmInstall, packWorkspacePackages, registryStatus, scaffoldAgainstRegistry } from './_e2e.js';
 import { CLI_BIN, cleanEnv, envelopeOf, run } from './_helpers.js';
 
 const registry = await registryStatus();
@@ -95,17 +88,6 @@ async function deviceLogin(stack: Stack, baseUrl: string, email: string): Promis
   } finally {
     child.kill();
   }
-}
-
-/** `npm install` in the scaffold: `@platform/*` from the host's registry, the rest from npm. */
-async function npmInstall(app: string): Promise<void> {
-  const install = await run(INSTALL.npm.args, {
-    cwd: app,
-    command: INSTALL.npm.command,
-    env: installEnv(),
-    timeoutMs: 600_000,
-  });
-  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
 }
 
 /** Replaces `from` in a project file, failing when it is not there. */

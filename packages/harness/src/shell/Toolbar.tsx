@@ -17,7 +17,7 @@ export function Toolbar({ entry }: { readonly entry: HarnessRegistryEntry }): Re
   const mode: HarnessMode = live ? toolbar.mode : 'fixtures';
   return (
     <fieldset className="harness-toolbar">
-      <legend className="harness-visually-hidden">Toolbar</legend>
+      <legend className="plt-visually-hidden">Toolbar</legend>
       <div className="harness-field">
         <label htmlFor={`${id}variant`}>Variant</label>
         <select

@@ -37,14 +37,9 @@ async function decided<T>(run: () => Promise<T>): Promise<T> {
 export async function adminListVersions(
   options: DataOptions & { status: VersionStatus },
 ): Promise<{ versions: (VersionView & { review: Review | null })[] }> {
-  return withHost(options, 'admin', async (host) => {
-    const versions = await listVersionsByStatus(host.db, options.status);
-    const withReview = [];
-    for (const version of versions) {
-      withReview.push({ ...version, review: (await findVersion(host.db, version.id))?.review ?? null });
-    }
-    return { versions: withReview };
-  });
+  return withHost(options, 'admin', async (host) => ({
+    versions: await listVersionsByStatus(host.db, options.status),
+  }));
 }
 
 export async function adminReviewVersion(options: DataOptions & { versionId: string }) {

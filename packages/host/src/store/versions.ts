@@ -168,13 +168,16 @@ export async function listSourceVersions(
   return rows.map(toView);
 }
 
-/** Versions with a given status across every source (the admin's review queue), oldest first. */
-export async function listVersionsByStatus(db: Queryable, status: VersionStatus): Promise<VersionView[]> {
+/** Versions with a given status across every source (the admin's review queue), oldest first, each with its review. */
+export async function listVersionsByStatus(
+  db: Queryable,
+  status: VersionStatus,
+): Promise<(VersionView & { review: Review | null })[]> {
   const { rows } = await db.query(
-    `SELECT ${VIEW_COLUMNS} FROM ${VIEW_FROM} WHERE v.status = $1 AND v.decision IS NULL ORDER BY v.created_at, v.number`,
+    `SELECT ${VIEW_COLUMNS}, v.review FROM ${VIEW_FROM} WHERE v.status = $1 AND v.decision IS NULL ORDER BY v.created_at, v.number`,
     [status],
   );
-  return rows.map(toView);
+  return rows.map((row) => ({ ...toView(row), review: (row.review as Review | null) ?? null }));
 }
 
 export interface VersionDetail {
