@@ -121,7 +121,7 @@ export function platformLockEntries(
         resolved: entry.resolved,
       }));
   }
-  // pnpm-lock.yaml v9: `packages:` entries "  '@platform/sdk@0.4.0':" then "    resolution: {integrity: ...}".
+  // pnpm-lock.yaml v9: `packages:` entries "  '@platform/sdk@0.5.0':" then "    resolution: {integrity: ...}".
   const text = readFileSync(join(app, 'pnpm-lock.yaml'), 'utf8');
   const packages = text.slice(text.indexOf('\npackages:\n'), text.indexOf('\nsnapshots:\n'));
   return [...packages.matchAll(/^ {2}'?(@platform\/[^@']+)@([^':]+)'?:\n {4}resolution: \{([^}]*)\}/gm)].map(

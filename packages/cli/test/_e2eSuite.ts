@@ -91,7 +91,7 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
         { slug: 'app', entry: 'src/app/integration.ts', definitionSlug: 'app', loaded: true },
       ]);
       // Under pnpm the schema is not hoisted: it is found through the project's sdk.
-      expect(report?.schema).toEqual({ bundled: '0.4.0', project: '0.4.0', skewed: false });
+      expect(report?.schema).toEqual({ bundled: '0.5.0', project: '0.5.0', skewed: false });
     });
 
     it('passes platform test', async () => {

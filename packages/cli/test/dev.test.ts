@@ -208,7 +208,7 @@ describe('platform dev refuses to start', () => {
     const { error } = envelopeOf(result);
     expect(error?.code).toBe('precondition_failed');
     expect(error?.message).toMatch(/speaks shell contract 1.*generates shell contract 2/);
-    expect(error?.hint).toContain('npm install -D @platform/harness@^0.4.0');
+    expect(error?.hint).toContain('npm install -D @platform/harness@^0.5.0');
     expect(error?.hint).toContain('platform upgrade');
     expect(existsSync(join(project, '.platform', 'shell'))).toBe(false);
   });
@@ -233,7 +233,7 @@ describe('platform dev refuses to start', () => {
     const { error } = envelopeOf(result);
     expect(error?.code).toBe('precondition_failed');
     expect(error?.message).toContain('@platform/harness is not installed');
-    expect(error?.hint).toContain('npm install -D @platform/harness@^0.4.0');
+    expect(error?.hint).toContain('npm install -D @platform/harness@^0.5.0');
   });
 
   it('when the port is taken, naming --port (exit 1)', async () => {

@@ -841,13 +841,13 @@ describe('platform publish', () => {
       ...projectFiles({ 'acme-notes': marking }),
       'package-lock.json': '{}\n',
       'node_modules/@platform/integration-schema/package.json':
-        '{ "name": "@platform/integration-schema", "version": "0.5.0" }',
+        '{ "name": "@platform/integration-schema", "version": "0.6.0" }',
     });
     const result = await home.platform(['publish', '--json'], dir);
     expect(result.code).toBe(9);
     expect(envelopeOf(result).error).toMatchObject({
       code: 'precondition_failed',
-      message: expect.stringContaining('is 0.5.0, newer than the 0.4.0'),
+      message: expect.stringContaining('is 0.6.0, newer than the 0.5.0'),
     });
     expect(existsSync(join(dir, 'loaded.marker'))).toBe(false);
     expect(state.requests).toEqual([]);

@@ -68,8 +68,8 @@ describe('platform init', () => {
 
     const pkg = readJson(dir, 'package.json');
     expect(pkg.dependencies).toEqual({
-      '@platform/sdk': '^0.4.0',
-      '@platform/ui': '^0.4.0',
+      '@platform/sdk': '^0.5.0',
+      '@platform/ui': '^0.5.0',
       '@tanstack/react-query': '^5.108.0',
       'next-intl': '4.14.8',
       react: '^19.3.1',
@@ -77,8 +77,8 @@ describe('platform init', () => {
       zod: '^4.6.7',
     });
     expect(pkg.devDependencies).toMatchObject({
-      '@platform/cli': '^0.3.3',
-      '@platform/harness': '^0.4.0',
+      '@platform/cli': '^0.4.0',
+      '@platform/harness': '^0.5.0',
       vitest: '^4.1.12',
     });
     expect(pkg.overrides).toEqual({ 'use-intl': '4.14.8' });

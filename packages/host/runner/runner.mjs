@@ -426,7 +426,7 @@ async function runCall(message, retried = false) {
       cpuLimitNs: BigInt(Math.round(message.cpuLimitMs * 1e6)),
     };
     calls.set(callId, call);
-    const value = await entry.run.apply(undefined, [callId, message.request], {
+    const value = await entry.run.apply(undefined, [callId, message.request, message.deadline], {
       arguments: { copy: true },
       result: { promise: true, copy: true },
     });

@@ -13,6 +13,8 @@ export interface HostLimits {
   readonly webhookBodyBytes: number;
   readonly actionTimeoutMs: number;
   readonly webhookTimeoutMs: number;
+  /** Budget of a webhook's synchronous `reply` (ingress answers 500 past it and queues nothing). */
+  readonly webhookReplyTimeoutMs: number;
   readonly scheduleTimeoutMs: number;
   readonly fetchTimeoutMs: number;
   readonly maxRedirects: number;
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   webhookBodyBytes: 5 * 1024 * 1024,
   actionTimeoutMs: 30_000,
   webhookTimeoutMs: 60_000,
+  webhookReplyTimeoutMs: 2000,
   scheduleTimeoutMs: 15 * 60_000,
   fetchTimeoutMs: 30_000,
   maxRedirects: 5,

@@ -1,4 +1,9 @@
 export {
+  createHostCapabilities,
+  type HostCall,
+  type HostCallScope,
+} from './capabilities/createHostCapabilities.js';
+export {
   type CreateHostOptions,
   createHost,
   DEFAULT_RUNTIME,
@@ -49,5 +54,6 @@ export type { Runtime, RuntimeCall, RuntimeReport, RuntimeVersion } from './runt
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
 export { addSeat, createSource, type SeatRole, type Source, type SourceStage } from './store/integrations.js';
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';
+export { readStorage, type StorageLocation, writeStorage } from './store/storage.js';
 export { createToken, createUser, type User } from './store/users.js';
 export { findVersion, listSourceVersions, type VersionStatus, type VersionView } from './store/versions.js';

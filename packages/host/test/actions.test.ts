@@ -146,15 +146,24 @@ describe('actions route: the spec rules', () => {
     expect(logged).not.toContain('hunter2');
   });
 
-  it('3. returns a PublicActionError message verbatim in production', async () => {
+  it('3. returns a PublicActionError message verbatim in production, under 400 by default', async () => {
     const response = await host.call(action('public-fail'), { json: {} });
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
       ok: false,
       error: {
         code: 'handler_error',
         message: 'The notes service is in maintenance. Try again in 5 minutes.',
       },
+    });
+  });
+
+  it("3. answers a PublicActionError's own 4xx status, the message verbatim under handler_error", async () => {
+    const response = await host.call(action('connect-first'), { json: {} });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: 'Connect your notes account first.' },
     });
   });
 

@@ -6,4 +6,6 @@ runSuitesInProcess();
 await import('./actions.test.js');
 await import('./activation.test.js');
 await import('./webhooks.test.js');
+await import('./vendorWebhooks.test.js');
 await import('./schedules.test.js');
+await import('./storageConcurrency.test.js');

@@ -1,3 +1,4 @@
+import { isHeaderName, SIGNED_PAYLOAD_PLACEHOLDERS, signedPayloadParts } from './signedPayload.js';
 import type { WebhookSignatureScheme } from './webhookSignature.js';
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
@@ -9,8 +10,11 @@ const PLACEHOLDER = /\{([^{}]*)\}/g;
 export function checkSignatureScheme(scheme: WebhookSignatureScheme): string[] {
   const problems: string[] = [];
   const keyed = scheme.format === 'keyed';
-  if (!keyed && scheme.digestKey !== undefined) {
-    problems.push('digestKey is only used with format "keyed"; set format: "keyed" or remove digestKey');
+  const versioned = scheme.format === 'versioned';
+  if (!keyed && !versioned && scheme.digestKey !== undefined) {
+    problems.push(
+      'digestKey is only used with format "keyed" or "versioned"; set one of them or remove digestKey',
+    );
   }
   if (!keyed && scheme.timestampKey !== undefined) {
     problems.push(
@@ -22,6 +26,11 @@ export function checkSignatureScheme(scheme: WebhookSignatureScheme): string[] {
       'format "keyed" needs digestKey, the key whose values are digests (for example "v1" in "t=...,v1=...")',
     );
   }
+  if (versioned && scheme.digestKey === undefined) {
+    problems.push(
+      'format "versioned" needs digestKey, the version whose entries are digests (for example "v1" in "v1,<digest> v1,<digest>")',
+    );
+  }
   const hasTimestampKey = keyed && scheme.timestampKey !== undefined;
   if (scheme.timestampKey !== undefined && scheme.timestampHeader !== undefined) {
     problems.push('timestampKey and timestampHeader are both set; keep one timestamp source');
@@ -30,22 +39,50 @@ export function checkSignatureScheme(scheme: WebhookSignatureScheme): string[] {
   if (scheme.toleranceSeconds !== undefined && !hasTimestamp) {
     problems.push('toleranceSeconds needs a timestamp source; add timestampKey (keyed) or timestampHeader');
   }
-  if (scheme.signedPayload !== undefined) {
-    const placeholders = [...scheme.signedPayload.matchAll(PLACEHOLDER)].map((match) => match[1]);
-    if (!placeholders.includes('body')) {
-      problems.push(`signedPayload "${scheme.signedPayload}" must contain {body}`);
+  if (scheme.timestampUnit !== undefined && !hasTimestamp) {
+    problems.push('timestampUnit needs a timestamp source; add timestampKey (keyed) or timestampHeader');
+  }
+  if (scheme.signedPayload !== undefined)
+    problems.push(...checkSignedPayload(scheme.signedPayload, hasTimestamp));
+  return problems;
+}
+
+function checkSignedPayload(template: string, hasTimestamp: boolean): string[] {
+  const problems: string[] = [];
+  const parts = signedPayloadParts(template);
+  if (!parts.some((part) => part.kind === 'body')) {
+    problems.push(`signedPayload "${template}" must contain {body}`);
+  }
+  if (parts.some((part) => part.kind === 'timestamp') && !hasTimestamp) {
+    problems.push(
+      'signedPayload uses {timestamp} but no timestamp source is set; add timestampKey (keyed) or timestampHeader',
+    );
+  }
+  const unknown: string[] = [];
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const name = match[1] ?? '';
+    if (!name.startsWith('header:')) {
+      if (!['body', 'timestamp', 'method', 'url'].includes(name)) unknown.push(match[0]);
+      continue;
     }
-    if (placeholders.includes('timestamp') && !hasTimestamp) {
+    const header = name.slice('header:'.length);
+    if (header === '') {
       problems.push(
-        'signedPayload uses {timestamp} but no timestamp source is set; add timestampKey (keyed) or timestampHeader',
+        "signedPayload placeholder {header:} names no header; write the header's name, for example {header:webhook-id}",
       );
-    }
-    const unknown = placeholders.filter((name) => name !== 'body' && name !== 'timestamp');
-    if (unknown.length > 0) {
+    } else if (!isHeaderName(header)) {
       problems.push(
-        `signedPayload has unknown placeholder(s) ${unknown.map((name) => `{${name}}`).join(', ')}; only {timestamp} and {body} are replaced`,
+        `signedPayload placeholder ${match[0]} names an invalid header "${header}"; a header name has letters, digits and !#$%&'*+.^_\`|~- only`,
       );
     }
   }
+  if (unknown.length > 0) {
+    problems.push(
+      `signedPayload has unknown placeholder(s) ${unknown.join(', ')}; only ${listed(SIGNED_PAYLOAD_PLACEHOLDERS)} are replaced`,
+    );
+  }
   return problems;
 }
+
+const listed = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;

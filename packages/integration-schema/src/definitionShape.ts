@@ -53,10 +53,12 @@ const tool = z.strictObject({
 
 export const signatureSchemeSchema = z.strictObject({
   algorithm: z.enum(['sha256', 'sha1']).optional(),
-  format: z.enum(['digest', 'keyed']).optional(),
+  format: z.enum(['digest', 'keyed', 'versioned']).optional(),
   digestKey: nonEmpty.optional(),
   timestampKey: nonEmpty.optional(),
   timestampHeader: nonEmpty.optional(),
+  timestampUnit: z.enum(['seconds', 'milliseconds']).optional(),
+  secretEncoding: z.enum(['utf8', 'base64']).optional(),
   signedPayload: nonEmpty.optional(),
   toleranceSeconds: z.int().positive().optional(),
 });
@@ -68,6 +70,7 @@ const webhook = z.strictObject({
   signature: z
     .strictObject({ header: nonEmpty, secretName: nonEmpty, scheme: signatureSchemeSchema.optional() })
     .optional(),
+  reply: fn.optional(),
   handler: fn,
 });
 

@@ -24,6 +24,12 @@ export {
   storageDataTypes,
   USER_STORAGE_DATA_TYPES,
 } from './rules/storageKey.js';
+export {
+  isHeaderName,
+  SIGNED_PAYLOAD_PLACEHOLDERS,
+  type SignedPayloadPart,
+  signedPayloadParts,
+} from './signedPayload.js';
 export { isStandardSchema, type StandardSchemaV1 } from './standardSchema.js';
 export { SCHEMA_VERSION } from './version.js';
 export type { WebhookSignature, WebhookSignatureScheme } from './webhookSignature.js';

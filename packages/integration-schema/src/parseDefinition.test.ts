@@ -79,6 +79,20 @@ const SLACK: WebhookSignatureScheme = {
 const GITHUB: WebhookSignatureScheme = { algorithm: 'sha256', format: 'digest' };
 const GITHUB_LEGACY: WebhookSignatureScheme = { algorithm: 'sha1' };
 const SHOPIFY: WebhookSignatureScheme = { algorithm: 'sha256', format: 'digest', signedPayload: '{body}' };
+const STANDARD_WEBHOOKS: WebhookSignatureScheme = {
+  format: 'versioned',
+  digestKey: 'v1',
+  secretEncoding: 'base64',
+  timestampHeader: 'webhook-timestamp',
+  signedPayload: '{header:webhook-id}.{timestamp}.{body}',
+  toleranceSeconds: 300,
+};
+const HUBSPOT_V3: WebhookSignatureScheme = {
+  timestampHeader: 'X-HubSpot-Request-Timestamp',
+  timestampUnit: 'milliseconds',
+  signedPayload: '{method}{url}{body}{timestamp}',
+  toleranceSeconds: 300,
+};
 
 /** A realistic definition that uses every key. */
 function acmeNotes() {
@@ -820,7 +834,7 @@ describe('webhook signature scheme cross-field rules', () => {
     [
       'digestKey without keyed',
       { digestKey: 'v1' },
-      'digestKey is only used with format "keyed"; set format: "keyed" or remove digestKey',
+      'digestKey is only used with format "keyed" or "versioned"; set one of them or remove digestKey',
     ],
     [
       'timestampKey without keyed',
@@ -855,7 +869,37 @@ describe('webhook signature scheme cross-field rules', () => {
     [
       'an unknown placeholder',
       { signedPayload: '{body}.{nonce}' },
-      'signedPayload has unknown placeholder(s) {nonce}; only {timestamp} and {body} are replaced',
+      'signedPayload has unknown placeholder(s) {nonce}; only {timestamp}, {body}, {method}, {url} and {header:<name>} are replaced',
+    ],
+    [
+      'versioned without digestKey',
+      { format: 'versioned', timestampHeader: 'webhook-timestamp' },
+      'format "versioned" needs digestKey, the version whose entries are digests (for example "v1" in "v1,<digest> v1,<digest>")',
+    ],
+    [
+      'timestampKey with versioned',
+      { format: 'versioned', digestKey: 'v1', timestampKey: 't' },
+      'timestampKey is only used with format "keyed"; set format: "keyed" or use timestampHeader',
+    ],
+    [
+      'timestampUnit without a timestamp source',
+      { timestampUnit: 'milliseconds' },
+      'timestampUnit needs a timestamp source; add timestampKey (keyed) or timestampHeader',
+    ],
+    [
+      '{header:} without a name',
+      { signedPayload: '{header:}.{body}' },
+      "signedPayload placeholder {header:} names no header; write the header's name, for example {header:webhook-id}",
+    ],
+    [
+      '{header:<name>} with an invalid name',
+      { signedPayload: '{header:webhook id}.{body}' },
+      'signedPayload placeholder {header:webhook id} names an invalid header "webhook id"; a header name has letters, digits and !#$%&\'*+.^_`|~- only',
+    ],
+    [
+      'a misspelt placeholder among new ones',
+      { signedPayload: '{Method}{url}{body}' },
+      'signedPayload has unknown placeholder(s) {Method}; only {timestamp}, {body}, {method}, {url} and {header:<name>} are replaced',
     ],
   ])('refuses %s at webhooks.<i>.signature.scheme', (_rule, scheme, message) => {
     expect(refuse({ slug: 'acme', webhooks: [webhook('ping'), signed(scheme)] })).toEqual([
@@ -870,6 +914,16 @@ describe('webhook signature scheme cross-field rules', () => {
     ['GitHub', GITHUB],
     ['GitHub sha1', GITHUB_LEGACY],
     ['Shopify', SHOPIFY],
+    ['Standard Webhooks', STANDARD_WEBHOOKS],
+    ['HubSpot v3', HUBSPOT_V3],
+    [
+      'Slack with method and a header',
+      { ...SLACK, signedPayload: 'v0:{timestamp}:{method}:{header:x-slack-retry-num}:{body}' },
+    ],
+    ['versioned without a timestamp', { format: 'versioned', digestKey: 'v1' }],
+    ['keyed in milliseconds', { ...STRIPE, timestampUnit: 'milliseconds' }],
+    ['base64 secret on a digest scheme', { secretEncoding: 'base64' }],
+    ['explicit defaults', { secretEncoding: 'utf8', timestampHeader: 'X-T', timestampUnit: 'seconds' }],
     ['empty', {}],
     [
       'digest with a timestamp header',
@@ -885,7 +939,37 @@ describe('webhook signature scheme cross-field rules', () => {
       'timestampKey is only used with format "keyed"; set format: "keyed" or use timestampHeader',
       'toleranceSeconds needs a timestamp source; add timestampKey (keyed) or timestampHeader',
       'signedPayload "{ts}" must contain {body}',
-      'signedPayload has unknown placeholder(s) {ts}; only {timestamp} and {body} are replaced',
+      'signedPayload has unknown placeholder(s) {ts}; only {timestamp}, {body}, {method}, {url} and {header:<name>} are replaced',
+    ]);
+  });
+
+  // Every scheme a 0.4 definition could declare (each field alone and the vendor styles together)
+  // validates the same under the new rules: the new fields are optional and change no default.
+  it.each<[string, WebhookSignatureScheme]>([
+    ['algorithm sha1', { algorithm: 'sha1' }],
+    ['format digest', { format: 'digest' }],
+    ['keyed, digestKey only', { format: 'keyed', digestKey: 'v1' }],
+    ['keyed with timestampKey', { format: 'keyed', digestKey: 'v1', timestampKey: 't' }],
+    ['timestampHeader alone', { timestampHeader: 'X-Timestamp' }],
+    ['signedPayload {body}', { signedPayload: '{body}' }],
+    ['literal text around', { timestampHeader: 'X-T', signedPayload: 'v0:{timestamp}:{body}' }],
+    ['toleranceSeconds', { timestampHeader: 'X-T', toleranceSeconds: 1 }],
+    ['Stripe', STRIPE],
+    ['Slack', SLACK],
+    ['GitHub', GITHUB],
+    ['Shopify', SHOPIFY],
+  ])('still accepts the 0.4 scheme %s unchanged', (_name, scheme) => {
+    expect(checkSignatureScheme(scheme)).toEqual([]);
+    const definition = accept({ slug: 'acme', webhooks: [signed({ ...scheme })] });
+    expect(definition.webhooks?.[0]?.signature?.scheme).toEqual(scheme);
+  });
+
+  it('accepts a webhook with a reply function and refuses a reply that is not one', () => {
+    const reply = () => ({ body: 'ok' });
+    const definition = accept({ slug: 'acme', webhooks: [webhook('slack-event', { reply })] });
+    expect(definition.webhooks?.[0]?.reply).toBe(reply);
+    expect(refuse({ slug: 'acme', webhooks: [webhook('slack-event', { reply: 'challenge' })] })).toEqual([
+      { path: 'webhooks.0.reply', message: 'expected a function' },
     ]);
   });
 
@@ -903,6 +987,12 @@ describe('webhook signature scheme cross-field rules', () => {
       'webhooks.0.signature.scheme.toleranceSeconds',
     ],
     ['empty digestKey', { format: 'keyed', digestKey: '' }, 'webhooks.0.signature.scheme.digestKey'],
+    [
+      'timestampUnit',
+      { timestampHeader: 'X-T', timestampUnit: 'ms' },
+      'webhooks.0.signature.scheme.timestampUnit',
+    ],
+    ['secretEncoding', { secretEncoding: 'hex' }, 'webhooks.0.signature.scheme.secretEncoding'],
   ])('refuses a bad %s by shape', (_field, scheme, path) => {
     expect(refuse({ slug: 'acme', webhooks: [signed(scheme)] })).toEqual([
       { path, message: expect.any(String) },

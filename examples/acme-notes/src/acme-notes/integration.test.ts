@@ -106,6 +106,7 @@ describe('acme-notes', () => {
       error: {
         code: 'handler_error',
         message: 'Acme Notes is not connected for this account; connect it, then sync again.',
+        status: 409,
       },
     });
   });

@@ -33,7 +33,8 @@ export function mergeNotes(...lists: readonly (readonly Note[])[]): Note[] {
 export async function syncNotes(ctx: AcmeNotesContext): Promise<{ synced: number; lastSyncAt: string }> {
   const token = await ctx.secrets.get(ACCESS_TOKEN_SECRET);
   if (token === undefined) {
-    throw new PublicActionError('Acme Notes is not connected for this account; connect it, then sync again.');
+    const message = 'Acme Notes is not connected for this account; connect it, then sync again.';
+    throw new PublicActionError(message, { status: 409 });
   }
   const settings = (await ctx.storage.account.get('settings')) ?? DEFAULT_SETTINGS;
   const url = new URL('/v1/notes', API_ORIGIN);

@@ -1,7 +1,10 @@
-import { SecretAccessError } from '@platform/sdk/integration';
+import { SecretAccessError, type StorageConflictError } from '@platform/sdk/integration';
 import {
   type Capabilities,
+  createStorageTransaction,
   isAdminOnlySecret,
+  type JsonStorageState,
+  jsonCommitTarget,
   redactText,
   redactUrl,
   resolveSecretTier,
@@ -10,6 +13,7 @@ import {
 import { entryEgress } from '../fixtures/index.js';
 import type { HarnessRegistryEntry } from '../types.js';
 import type { HarnessApi } from './_harnessApi.js';
+import type { LiveIntegrationState } from './liveStore.js';
 
 /** Both storage scopes of an integration at one moment. */
 export interface StorageSnapshot {
@@ -17,17 +21,28 @@ export interface StorageSnapshot {
   readonly user: Readonly<Record<string, unknown>>;
 }
 
-/** Live capabilities plus what the routes read around a call. */
+/** One call's live capabilities plus what the routes do around it. */
 export interface LiveCapabilities extends Omit<Capabilities, 'log'> {
   snapshot(): Promise<StorageSnapshot>;
+  /**
+   * Saves the call's writes (after its handler succeeded) in one live-store update, under the
+   * conflict rule; `also` edits the same update (the OAuth loop's connection). Throws
+   * `StorageConflictError` and saves nothing when another call changed a key this one read.
+   */
+  commit(also?: (state: LiveIntegrationState) => void): Promise<void>;
+  /** The conflict a checkpoint or the commit found, if any. */
+  conflict(): StorageConflictError | undefined;
 }
 
 /**
- * The server-held live context's capabilities: the real network through `liveFetch` under the
- * entry's egress; storage and account-tier secrets in the live store (`.platform/live/store.json`);
- * admin-tier secrets (source/global) from `.platform/local-secrets.json`. Writes go straight to the
- * store, one at a time, so concurrent calls never lose each other's updates.
- * @example const capabilities = createLiveCapabilities(api, entry, { record: false });
+ * The server-held live context's capabilities for one call: the real network through `liveFetch`
+ * under the entry's egress; storage and account-tier secrets in the live store
+ * (`.platform/live/store.json`); admin-tier secrets (source/global) from
+ * `.platform/local-secrets.json`. As on the host, writes are held until `commit()` (or
+ * `ctx.checkpoint()`) and saved only if every key the call read is unchanged (the sdk's
+ * `storageTransaction.ts`, versions kept by the live store), so concurrent calls never lose each
+ * other's updates and a failed call leaves nothing after its last checkpoint.
+ * @example const live = createLiveCapabilities(api, entry, { record: false }); ...; if (ok) await live.commit();
  */
 export function createLiveCapabilities(
   api: HarnessApi,
@@ -36,10 +51,46 @@ export function createLiveCapabilities(
 ): LiveCapabilities {
   const { slug } = entry;
   const store = api.liveStore;
+  const versions = store.versions(slug);
   const knownSecrets = async (): Promise<string[]> => [
     ...Object.values(await api.localSecrets.read()),
     ...Object.values((await store.read(slug)).secrets.account),
   ];
+  const storage = createStorageTransaction({
+    load: async (ref) => {
+      const stored = (await store.read(slug)).storage[ref.scope];
+      const value = Object.hasOwn(stored, ref.key) ? stored[ref.key] : undefined;
+      return { value, version: versions.versionOf(ref, value) };
+    },
+  });
+  const secretWrites = new Map<string, string>();
+  const save = (also?: (state: LiveIntegrationState) => void) => {
+    const secrets = [...secretWrites];
+    return storage.commit((apply) =>
+      store.update(slug, async (state) => {
+        const held: JsonStorageState = {
+          get: (ref) =>
+            Object.hasOwn(state.storage[ref.scope], ref.key) ? state.storage[ref.scope][ref.key] : undefined,
+          set: (ref, value) => {
+            state.storage[ref.scope][ref.key] = value;
+          },
+          delete: (ref) => {
+            delete state.storage[ref.scope][ref.key];
+          },
+        };
+        await apply(jsonCommitTarget(held, versions));
+        if (secrets.length > 0) {
+          const admin = await api.localSecrets.read();
+          for (const [name, value] of secrets) {
+            refuseAdminOnlySecret(name, state.secrets.account, admin);
+            state.secrets.account[name] = value;
+          }
+        }
+        also?.(state);
+        for (const [name, value] of secrets) if (secretWrites.get(name) === value) secretWrites.delete(name);
+      }),
+    );
+  };
   return {
     async fetch(request) {
       let response: Awaited<ReturnType<Capabilities['fetch']>>;
@@ -57,36 +108,27 @@ export function createLiveCapabilities(
       return response;
     },
     storage: {
-      async get(scope, key) {
-        const stored = (await store.read(slug)).storage[scope];
-        return Object.hasOwn(stored, key) ? stored[key] : undefined;
-      },
-      async set(scope, key, value) {
-        await store.update(slug, (state) => {
-          state.storage[scope][key] = value;
-        });
-      },
-      async delete(scope, key) {
-        await store.update(slug, (state) => {
-          delete state.storage[scope][key];
-        });
-      },
+      get: async (scope, key) => storage.get(scope, key),
+      set: async (scope, key, value) => storage.set(scope, key, value),
+      delete: async (scope, key) => storage.delete(scope, key),
     },
     secrets: {
       async get(name) {
+        const written = secretWrites.get(name);
+        if (written !== undefined) return written;
         const tiers = tiersOf((await store.read(slug)).secrets.account, await api.localSecrets.read());
         return resolveSecretTier((tier) =>
           Object.hasOwn(tiers[tier], name) ? tiers[tier][name] : undefined,
         );
       },
       async set(name, value) {
-        const admin = await api.localSecrets.read();
-        await store.update(slug, (state) => {
-          refuseAdminOnlySecret(name, state.secrets.account, admin);
-          state.secrets.account[name] = value;
-        });
+        refuseAdminOnlySecret(name, (await store.read(slug)).secrets.account, await api.localSecrets.read());
+        secretWrites.set(name, value);
       },
     },
+    checkpoint: () => save(),
+    commit: (also) => save(also),
+    conflict: () => storage.conflict,
     async snapshot() {
       const { storage } = await store.read(slug);
       return { account: storage.account, user: storage.user };

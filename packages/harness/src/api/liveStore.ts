@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createJsonVersions, type JsonVersions } from '@platform/sdk/runtime';
 import { type JsonFile, jsonFile } from './_jsonFile.js';
 
 /** Live mode's state, relative to the project directory; the folder ignores itself in git. */
@@ -27,7 +28,12 @@ export interface LiveStore {
   /** A copy of one integration's state (empty when nothing is stored). */
   read(slug: string): Promise<LiveIntegrationState>;
   /** Edits one integration's state in place under the store's write queue. */
-  update<R>(slug: string, change: (state: LiveIntegrationState) => R): Promise<R>;
+  update<R>(slug: string, change: (state: LiveIntegrationState) => R | Promise<R>): Promise<R>;
+  /**
+   * The versions of one integration's stored keys for the conflict rule, kept in this process
+   * (the store's one writer); an edit of the file by hand counts as a change too.
+   */
+  versions(slug: string): JsonVersions;
 }
 
 const stores = new Map<string, LiveStore>();
@@ -42,6 +48,7 @@ export function liveStoreFor(projectDir: string): LiveStore {
   if (existing !== undefined) return existing;
   const file: JsonFile<LiveStoreData> = jsonFile(path, { empty: emptyStore, parse: parseStore });
   let ignored = false;
+  const versions = new Map<string, JsonVersions>();
   const store: LiveStore = {
     path,
     async read(slug) {
@@ -52,12 +59,20 @@ export function liveStoreFor(projectDir: string): LiveStore {
         await ignoreInGit(projectDir);
         ignored = true;
       }
-      return file.update((data) => {
+      return file.update(async (data) => {
         const state = stateOf(data, slug);
-        const result = change(state);
+        const result = await change(state);
         data.integrations[slug] = state;
         return result;
       });
+    },
+    versions(slug) {
+      let found = versions.get(slug);
+      if (found === undefined) {
+        found = createJsonVersions();
+        versions.set(slug, found);
+      }
+      return found;
     },
   };
   stores.set(path, store);

@@ -1,4 +1,4 @@
-import type { IntegrationContext } from '@platform/sdk/integration';
+import type { IntegrationContext, StorageConflictError } from '@platform/sdk/integration';
 import {
   type Capabilities,
   createContext,
@@ -22,12 +22,20 @@ export interface OpenedCall {
   snapshot(): Promise<StorageSnapshot>;
   /** A secret as `ctx.secrets.get` resolves it (account tier, then admin tiers). */
   secret(name: string): Promise<string | undefined>;
+  /**
+   * Saves the call's writes once its handler succeeded, as the host does; until then (and if it
+   * fails) only what `ctx.checkpoint()` saved is stored. Throws `StorageConflictError` when
+   * another call changed a key this one read.
+   */
+  commit(): Promise<void>;
+  /** The conflict a checkpoint or the commit found, if any: the call should answer `conflict`. */
+  conflict(): StorageConflictError | undefined;
 }
 
 /**
  * Builds `ctx` for one call with the sdk's `createContext`: in fixtures mode over the variant's
  * memory state (so actions, webhooks and schedules share it), in live mode over the live
- * capabilities. Actions run as the harness user, webhooks and schedules as a machine actor (for
+ * capabilities; either way the call's writes are held until `commit()` or a checkpoint. Actions run as the harness user, webhooks and schedules as a machine actor (for
  * which `ctx.storage.user` throws).
  * @example const { ctx } = openCall(api, call, 'machine'); await runSchedule(definition, id, ctx);
  */
@@ -37,13 +45,17 @@ export function openCall(api: HarnessApi, call: HarnessCall, actor: 'user' | 'ma
   const logs: LogEntry[] = [];
   let base: Omit<Capabilities, 'log'> & { log?: Capabilities['log'] };
   let snapshot: () => Promise<StorageSnapshot>;
+  let saved: Pick<OpenedCall, 'commit' | 'conflict'>;
   if (call.mode === 'live') {
     const live = createLiveCapabilities(api, call.entry, { record: call.record });
     base = live;
     snapshot = live.snapshot;
+    saved = { commit: () => live.commit(), conflict: live.conflict };
   } else {
     const memory = api.fixtureStates.capabilities(call.entry, call.variant);
-    base = memory;
+    const opened = memory.openCall();
+    base = { ...memory, ...opened };
+    saved = { commit: opened.commit, conflict: () => opened.conflict };
     snapshot = async () => ({
       account: Object.fromEntries(clone(memory.state.storage.account)),
       user: Object.fromEntries(clone(memory.state.storage.user)),
@@ -83,6 +95,7 @@ export function openCall(api: HarnessApi, call: HarnessCall, actor: 'user' | 'ma
       logs.push(entry);
       base.log?.(entry);
     },
+    checkpoint: () => base.checkpoint(),
   };
   const ctx = createContext({
     definition,
@@ -92,7 +105,7 @@ export function openCall(api: HarnessApi, call: HarnessCall, actor: 'user' | 'ma
         ? { kind: 'machine', accountId: HARNESS_ACCOUNT_ID }
         : { kind: 'user', userId: HARNESS_USER_ID, accountId: HARNESS_ACCOUNT_ID },
   });
-  return { ctx, logs, hops, snapshot, secret: (name) => base.secrets.get(name) };
+  return { ctx, logs, hops, snapshot, secret: (name) => base.secrets.get(name), ...saved };
 }
 
 function clone(map: ReadonlyMap<string, unknown>): [string, unknown][] {

@@ -60,6 +60,29 @@ const definition = asHarnessDefinition(
           await ctx.storage.account.set('cache/last', event.note.title);
         },
       },
+      {
+        id: 'vendor-events',
+        description: 'Standard Webhooks, with a verification challenge',
+        payloadSchema: z.object({ type: z.string(), challenge: z.string().optional() }),
+        signature: {
+          header: 'webhook-signature',
+          secretName: 'VENDOR_WEBHOOK_SECRET',
+          scheme: {
+            format: 'versioned',
+            digestKey: 'v1',
+            secretEncoding: 'base64',
+            timestampHeader: 'webhook-timestamp',
+            timestampUnit: 'seconds',
+            signedPayload: '{header:webhook-id}.{timestamp}.{body}',
+            toleranceSeconds: 300,
+          },
+        },
+        reply: (event) =>
+          event.challenge === undefined ? undefined : { body: { challenge: event.challenge } },
+        handler: async (ctx, event, request) => {
+          ctx.logger.info(`vendor ${event.type} via ${request.headers['x-vendor-topic'] ?? 'no topic'}`);
+        },
+      },
     ],
     schedules: [
       {
@@ -361,8 +384,7 @@ describe('HarnessShell: triggers', () => {
   it('shows the scheme, a valid prefilled payload, fires it and shows result, logs and storage', async () => {
     renderShell('/acme-notes/triggers');
     expect(screen.getByRole('heading', { level: 2, name: 'Triggers' })).toBeTruthy();
-    const scheme = screen.getByText('HMAC-SHA256').closest('dl') as HTMLElement;
-    expect(scheme.getAttribute('aria-label')).toBe('Signature scheme of note-changed');
+    const scheme = screen.getByLabelText('Signature scheme of note-changed');
     expect(scheme.textContent).toContain('HMAC-SHA256');
     expect(scheme.textContent).toContain('{timestamp}.{body}');
     expect(scheme.textContent).toContain('keyed');
@@ -385,6 +407,44 @@ describe('HarnessShell: triggers', () => {
     expect(result.textContent).toContain('ACME_WEBHOOK_SECRET');
     const log = screen.getByRole('region', { name: 'Request log' });
     await waitFor(() => expect(log.textContent).toContain('/triggers/webhooks/note-changed'));
+  });
+
+  it('shows a versioned scheme and a reply; answers a challenge at once and sends extra headers otherwise', async () => {
+    renderShell('/acme-notes/triggers');
+    const scheme = screen.getByLabelText('Signature scheme of vendor-events');
+    expect(scheme.textContent).toContain('versioned (space-separated v1,<digest> entries)');
+    expect(scheme.textContent).toContain('{header:webhook-id}.{timestamp}.{body}');
+    expect(scheme.textContent).toContain('header webhook-timestamp (seconds)');
+    expect(scheme.textContent).toContain('base64 (a whsec_ prefix is dropped)');
+    expect(screen.getByText('Replies at once (reply): a reply is not queued')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Payload of vendor-events (JSON)'), {
+      target: { value: '{ "type": "endpoint.verify", "challenge": "c-42" }' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Fire vendor-events' }));
+    const replied = await screen.findByRole('region', { name: 'Result of vendor-events' });
+    expect(replied.textContent).toContain('Replied at once (HTTP 200), not queued');
+    expect(within(replied).getByTestId('reply-body').textContent).toBe('{"challenge":"c-42"}');
+
+    fireEvent.change(screen.getByLabelText('Payload of vendor-events (JSON)'), {
+      target: { value: '{ "type": "invoice.paid" }' },
+    });
+    fireEvent.change(screen.getByLabelText('Extra headers of vendor-events (JSON object)'), {
+      target: { value: '{ "X-Vendor-Topic": "billing", "Authorization": "Bearer hidden" }' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Fire vendor-events' }));
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Result of vendor-events' }).textContent).toContain(
+        'Handler succeeded',
+      ),
+    );
+    const delivered = screen.getByRole('region', { name: 'Result of vendor-events' });
+    expect(within(delivered).getByRole('list', { name: 'Logs' }).textContent).toContain(
+      'vendor invoice.paid via billing',
+    );
+    const seen = within(delivered).getByTestId('request-headers').textContent ?? '';
+    expect(seen).toContain('webhook-id');
+    expect(seen).not.toContain('hidden');
   });
 
   it('shows a payload the schema refuses with its issues', async () => {

@@ -12,12 +12,21 @@ interface TriggerData {
     readonly ok: boolean;
     readonly error?: { readonly message?: string; readonly code?: string };
   };
-  readonly logs?: readonly { readonly level?: string; readonly message?: string; readonly data?: unknown }[];
+  readonly logs?: readonly {
+    readonly level?: string;
+    readonly message?: string;
+    readonly fields?: unknown;
+  }[];
   readonly storage?: { readonly before?: unknown; readonly after?: unknown };
   readonly signature?: {
     readonly headers?: Readonly<Record<string, string>>;
     readonly secret?: { readonly name?: string; readonly source?: string; readonly note?: string };
   };
+  /** A webhook's synchronous reply: the handler did not run, nothing would be queued. */
+  readonly reply?: { readonly status?: number; readonly body?: string; readonly contentType?: string };
+  readonly queued?: boolean;
+  /** The request view a webhook's handler and reply got. */
+  readonly request?: { readonly headers?: Readonly<Record<string, string>>; readonly contentType?: string };
   readonly at?: string;
   readonly mode?: string;
   readonly variant?: string;
@@ -69,12 +78,18 @@ export function TriggerResult({
   }
   const data = body.data;
   const ok = data.result?.ok === true;
+  const replied = data.queued === false;
+  const outcome = replied
+    ? ok
+      ? `Replied at once (HTTP ${data.reply?.status ?? 200}), not queued`
+      : 'Reply failed, not queued'
+    : ok
+      ? 'Handler succeeded'
+      : 'Handler failed';
   return (
     <section aria-label={label} className="harness-result">
       <p role="status">
-        <span className={`harness-badge harness-badge--${ok ? 'ok' : 'off'}`}>
-          {ok ? 'Handler succeeded' : 'Handler failed'}
-        </span>
+        <span className={`harness-badge harness-badge--${ok ? 'ok' : 'off'}`}>{outcome}</span>
         {ok ? '' : ` ${data.result?.error?.message ?? ''}`}
         {data.at === undefined ? '' : ` (virtual time ${data.at})`}
         {data.mode === undefined ? '' : ` · ${data.mode}, ${data.variant ?? 'default'}`}
@@ -90,6 +105,26 @@ export function TriggerResult({
           <pre className="harness-pre">{JSON.stringify(data.signature.headers ?? {}, null, 2)}</pre>
         </div>
       )}
+      {data.reply === undefined ? null : (
+        <div>
+          <h4>Reply</h4>
+          <p>
+            HTTP {data.reply.status ?? 200}
+            {data.reply.contentType === undefined ? '' : `, ${data.reply.contentType}`}
+          </p>
+          <pre className="harness-pre" data-testid="reply-body">
+            {data.reply.body ?? ''}
+          </pre>
+        </div>
+      )}
+      {data.request?.headers === undefined ? null : (
+        <div>
+          <h4>Request headers the webhook saw</h4>
+          <pre className="harness-pre" data-testid="request-headers">
+            {JSON.stringify(data.request.headers, null, 2)}
+          </pre>
+        </div>
+      )}
       <h4>Logs</h4>
       {data.logs === undefined || data.logs.length === 0 ? (
         <p className="harness-muted">No log lines.</p>
@@ -99,7 +134,7 @@ export function TriggerResult({
             // biome-ignore lint/suspicious/noArrayIndexKey: log lines are in order and never reordered
             <li key={index}>
               <span className="harness-log-level">{line.level ?? 'info'}</span> {line.message}
-              {line.data === undefined ? '' : ` ${JSON.stringify(line.data)}`}
+              {line.fields === undefined ? '' : ` ${JSON.stringify(line.fields)}`}
             </li>
           ))}
         </ul>

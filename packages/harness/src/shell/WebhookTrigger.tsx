@@ -8,25 +8,39 @@ import { TriggerResult } from './TriggerResult.js';
 
 type Webhook = NonNullable<HarnessDefinition['webhooks']>[number];
 
-/** One webhook: its signature scheme, a payload editor prefilled from its schema, Fire, the result. */
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * One webhook: its signature scheme, whether it replies at once, a payload editor prefilled from
+ * its schema, the content type (JSON or form) and extra request headers it is sent with, Fire, the result.
+ */
 export function WebhookTrigger({ webhook }: { readonly webhook: Webhook }): ReactNode {
   const id = useId();
   const [payload, setPayload] = useState(() =>
     JSON.stringify(exampleFromSchema(webhook.payloadSchema), null, 2),
   );
+  const [contentType, setContentType] = useState('application/json');
+  const [headers, setHeaders] = useState('{}');
   const [parseError, setParseError] = useState<string | null>(null);
   const { answer, busy, fire: post } = useTriggerCall(`triggers/webhooks/${encodeURIComponent(webhook.id)}`);
 
   const fire = async () => {
     let value: unknown;
+    let extra: unknown;
     try {
       value = JSON.parse(payload);
     } catch (error) {
       setParseError(`The payload is not JSON: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
+    try {
+      extra = JSON.parse(headers.trim() === '' ? '{}' : headers);
+    } catch (error) {
+      setParseError(`The headers are not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
     setParseError(null);
-    await post({ payload: value });
+    await post({ payload: value, contentType, headers: extra });
   };
 
   return (
@@ -45,6 +59,9 @@ export function WebhookTrigger({ webhook }: { readonly webhook: Webhook }): Reac
           ))}
         </dl>
       )}
+      {webhook.reply === undefined ? null : (
+        <p className="harness-badge harness-badge--ok">Replies at once (reply): a reply is not queued</p>
+      )}
       <label htmlFor={`${id}payload`}>Payload of {webhook.id} (JSON)</label>
       <textarea
         id={`${id}payload`}
@@ -55,6 +72,20 @@ export function WebhookTrigger({ webhook }: { readonly webhook: Webhook }): Reac
         onChange={(event) => setPayload(event.target.value)}
         aria-invalid={parseError === null ? undefined : true}
         aria-describedby={parseError === null ? undefined : `${id}parse`}
+      />
+      <label htmlFor={`${id}type`}>Content type of {webhook.id}</label>
+      <select id={`${id}type`} value={contentType} onChange={(event) => setContentType(event.target.value)}>
+        <option value="application/json">application/json</option>
+        <option value={FORM}>{FORM} (payload: an object of strings)</option>
+      </select>
+      <label htmlFor={`${id}headers`}>Extra headers of {webhook.id} (JSON object)</label>
+      <textarea
+        id={`${id}headers`}
+        className="harness-code-input"
+        rows={2}
+        spellCheck={false}
+        value={headers}
+        onChange={(event) => setHeaders(event.target.value)}
       />
       {parseError === null ? null : (
         <p id={`${id}parse`} role="alert" className="harness-error">

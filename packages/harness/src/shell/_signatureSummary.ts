@@ -8,20 +8,22 @@ export interface SignatureFact {
 }
 
 /**
- * The signature scheme in words: algorithm, what is signed, keyed or digest, where the timestamp
- * comes from, the replay window. Defaults spelled out as the sdk applies them.
+ * The signature scheme in words: algorithm, what is signed, digest, keyed or versioned, where the
+ * timestamp comes from and in which unit, the replay window, how the secret is read. Defaults
+ * spelled out as the sdk applies them.
  * @example signatureFacts({ header: 'X-Sig', secretName: 'S' })[0] // { label: 'Algorithm', value: 'HMAC-SHA256' }
  */
 export function signatureFacts(signature: WebhookSignature): SignatureFact[] {
   // The defaults as signing and verifying apply them (the sdk's one place for them).
   const scheme = resolveSignatureScheme(signature);
   const format = scheme.format;
-  const timestamp =
+  const source =
     scheme.timestampHeader !== undefined
       ? `header ${scheme.timestampHeader}`
       : scheme.timestampKey !== undefined
         ? `key ${scheme.timestampKey}= in ${signature.header}`
-        : 'none';
+        : undefined;
+  const timestamp = source === undefined ? 'none' : `${source} (${scheme.timestampUnit})`;
   const facts: SignatureFact[] = [
     { label: 'Algorithm', value: `HMAC-${scheme.algorithm.toUpperCase()}` },
     { label: 'Header', value: signature.header },
@@ -30,9 +32,11 @@ export function signatureFacts(signature: WebhookSignature): SignatureFact[] {
       value:
         format === 'keyed'
           ? `keyed (k=v pairs; digest under ${scheme.digestKey ?? '?'}=)`
-          : signature.scheme === undefined
-            ? 'digest (bare or sha256=-labelled hex)'
-            : 'digest',
+          : format === 'versioned'
+            ? `versioned (space-separated ${scheme.digestKey ?? '?'},<digest> entries)`
+            : signature.scheme === undefined
+              ? 'digest (bare or sha256=-labelled hex)'
+              : 'digest',
     },
     { label: 'Signed payload', value: scheme.signedPayload },
     { label: 'Timestamp', value: timestamp },
@@ -41,6 +45,10 @@ export function signatureFacts(signature: WebhookSignature): SignatureFact[] {
       value: scheme.toleranceSeconds === undefined ? 'none' : `±${scheme.toleranceSeconds} s`,
     },
     { label: 'Secret', value: signature.secretName },
+    {
+      label: 'Secret encoding',
+      value: scheme.secretEncoding === 'base64' ? 'base64 (a whsec_ prefix is dropped)' : 'utf8',
+    },
   ];
   return facts;
 }

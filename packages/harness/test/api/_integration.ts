@@ -70,6 +70,13 @@ export function acmeDefinition(egress: readonly string[] = [API]) {
           throw new PublicActionError('Acme is down, try later.');
         },
       },
+      'connect-first': {
+        description: 'Throws a PublicActionError with a 4xx status',
+        input: z.object({}),
+        handler: async () => {
+          throw new PublicActionError('Connect Acme first.', { status: 409 });
+        },
+      },
     },
     webhooks: [
       {

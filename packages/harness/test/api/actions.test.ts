@@ -35,14 +35,28 @@ describe('harness actions route, fixtures mode', () => {
     expect(invalid.body.error.issues[0].path).toEqual(['title']);
   });
 
-  it('answers Action failed. with devError for any throw, a PublicActionError too', async () => {
+  it('answers Action failed. with devError for any throw, a PublicActionError too (under its 400)', async () => {
     const { handlers } = await harness([base]);
     const answer = await send(handlers, 'POST', action('fail-public'), { body: {} });
-    expect(answer.status).toBe(500);
+    expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({
       code: 'handler_error',
       message: 'Action failed.',
       devError: { message: 'Acme is down, try later.', stack: expect.stringContaining('PublicActionError') },
+    });
+  });
+
+  it("answers a PublicActionError's own 4xx status as production does, still with Action failed.", async () => {
+    const { handlers } = await harness([base]);
+    const answer = await send(handlers, 'POST', action('connect-first'), { body: {} });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({
+      ok: false,
+      error: {
+        code: 'handler_error',
+        message: 'Action failed.',
+        devError: { message: 'Connect Acme first.', stack: expect.stringContaining('PublicActionError') },
+      },
     });
   });
 

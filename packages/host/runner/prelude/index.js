@@ -185,6 +185,7 @@ function capabilitiesFor(callId) {
       set: (name, value) => call('secrets.set', [name, value]),
     },
     log: (entry) => log(callId, jsonStringify(entry)),
+    checkpoint: () => call('checkpoint', []),
   };
 }
 
@@ -206,11 +207,14 @@ define('__platformSetBundle', (namespace) => {
       'this bundle has no guest engine (built by an older platform-host); install the version again',
     );
   }
-  define('__platformRun', async (callId, requestJson) => {
+  // `deadline`: when the host stops waiting for this call (ms since the epoch), for ctx.remainingMs().
+  define('__platformRun', async (callId, requestJson, deadline) => {
     begin(callId);
     currentCall = callId;
     try {
-      const result = await runGuestCall(definition, jsonParse(requestJson), capabilitiesFor(callId));
+      const request = jsonParse(requestJson);
+      if (typeof deadline === 'number' && Number.isFinite(deadline)) request.deadline = deadline;
+      const result = await runGuestCall(definition, request, capabilitiesFor(callId));
       return jsonStringify(result);
     } catch (error) {
       // Only `describe` throws (a definition the strict schema refuses); the name tells the host which error.

@@ -1,15 +1,23 @@
-import { EgressDeniedError, MachineActorStorageError, SecretAccessError } from '@platform/sdk/integration';
+import {
+  EgressDeniedError,
+  MachineActorStorageError,
+  SecretAccessError,
+  type StorageConflictError,
+} from '@platform/sdk/integration';
 import {
   type Capabilities,
+  createStorageTransaction,
   isAdminOnlySecret,
   type LogEntry,
+  type StorageCommitTarget,
+  type StorageRef,
   undeclaredStorageKeyError,
 } from '@platform/sdk/runtime';
 import type { EgressFetch } from '@platform/sdk/server';
-import type { Db } from '../db/Db.js';
+import type { Db, Queryable } from '../db/Db.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
 import { readSecret, type SecretScope, secretTiers, writeSecret } from '../store/secrets.js';
-import { deleteStorage, readStorage, type StorageLocation, writeStorage } from '../store/storage.js';
+import { applyStoragePlan, readVersionedStorage, type StoredKey } from '../store/storage.js';
 
 export interface HostCallScope {
   readonly db: Db;
@@ -30,25 +38,36 @@ export interface HostCallScope {
    * same error is thrown to the guest: the place for the `egress_private_address` security event.
    */
   readonly onPrivateAddress?: (error: EgressDeniedError) => void;
+  /**
+   * Runs in every save's transaction after the writes; `final`: the save after the handler
+   * succeeded, not a checkpoint. A job adds its success mark to the final save and checks its
+   * lease on a checkpoint; a throw rolls the save back and reaches the caller.
+   */
+  readonly onSave?: (tx: Queryable, final: boolean) => Promise<void>;
 }
 
-type Pending = { readonly value: unknown } | { readonly deleted: true };
+/** One call's capabilities and how its writes are saved. */
+export interface HostCall {
+  readonly capabilities: Capabilities;
+  /** Saves the call's writes after its handler succeeded; throws `StorageConflictError` on a conflict. */
+  commit(): Promise<void>;
+  /** The conflict a checkpoint or the commit found, if any: the call has to run again. */
+  conflict(): StorageConflictError | undefined;
+}
 
 /**
  * Capabilities of one call, scoped to one integration and account (and user). Storage and secret
- * writes are held until `commit()`, which applies them in one transaction: a handler that throws
- * (or times out) leaves nothing behind, and no transaction is held open while partner code runs.
+ * writes are held until `commit()` (or the handler's `ctx.checkpoint()`), which saves them in one
+ * transaction only if every key the call read still has the version it read (the rule and its
+ * bookkeeping: the sdk's `storageTransaction.ts`); a handler that throws (or times out) leaves
+ * nothing behind after its last checkpoint, and no transaction is held open while partner code runs.
  * @example const { capabilities, commit } = createHostCapabilities(scope); ...; if (ok) await commit();
  */
-export function createHostCapabilities(scope: HostCallScope): {
-  capabilities: Capabilities;
-  commit(): Promise<void>;
-} {
-  const storageWrites = new Map<string, Pending>();
+export function createHostCapabilities(scope: HostCallScope): HostCall {
   const secretWrites = new Map<string, string>();
   const secretScope: SecretScope = { slug: scope.slug, accountId: scope.accountId, sourceId: scope.sourceId };
   // The guest engine checks scope, key and actor already; the host does not rely on it.
-  const location = (storageScope: 'account' | 'user', key: string): StorageLocation => {
+  const location = (storageScope: 'account' | 'user', key: string): StoredKey => {
     if (storageScope !== 'account' && storageScope !== 'user') {
       throw new TypeError(
         `storage scope must be "account" or "user"; received ${JSON.stringify(storageScope)}`,
@@ -63,9 +82,45 @@ export function createHostCapabilities(scope: HostCallScope): {
       accountId: scope.accountId,
       scope: storageScope,
       userId: storageScope === 'user' ? scope.userId! : '',
+      key,
     };
   };
-  const pendingKey = (storageScope: string, key: string) => `${storageScope}\n${key}`;
+  const at = (ref: StorageRef) => location(ref.scope, ref.key);
+  const storage = createStorageTransaction({ load: (ref) => readVersionedStorage(scope.db, at(ref)) });
+  const target = (tx: Queryable): StorageCommitTarget => ({
+    async apply(plan) {
+      const outcome = await applyStoragePlan(tx, {
+        checks: plan.checks.map((check) => ({ ...at(check), version: check.version })),
+        saves: plan.writes.map((write) => ({
+          ...at(write),
+          value: write.deleted ? undefined : write.value,
+          expected: write.expected,
+        })),
+      });
+      if (outcome.ok) return outcome;
+      const { in: list, index } = outcome.changed;
+      return { ok: false, changed: (list === 'checks' ? plan.checks : plan.writes)[index]! };
+    },
+  });
+
+  async function save(final: boolean): Promise<void> {
+    if (!storage.hasWrites && secretWrites.size === 0 && scope.onSave === undefined) {
+      if (storage.conflict !== undefined) throw storage.conflict;
+      return;
+    }
+    const secrets = [...secretWrites];
+    await storage.commit((apply) =>
+      scope.db.transaction(async (tx) => {
+        await apply(target(tx));
+        for (const [name, value] of secrets) {
+          await writeSecret(tx, scope.secretBox, { scope: secretScope, tier: 'account', name, value });
+        }
+        await scope.onSave?.(tx, final);
+      }),
+    );
+    // A secret written again while this save ran stays pending.
+    for (const [name, value] of secrets) if (secretWrites.get(name) === value) secretWrites.delete(name);
+  }
 
   const capabilities: Capabilities = {
     async fetch(request) {
@@ -80,18 +135,16 @@ export function createHostCapabilities(scope: HostCallScope): {
     },
     storage: {
       async get(storageScope, key) {
-        const at = location(storageScope, key);
-        const pending = storageWrites.get(pendingKey(storageScope, key));
-        if (pending !== undefined) return 'deleted' in pending ? undefined : structuredClone(pending.value);
-        return (await readStorage(scope.db, at, [key])).get(key);
+        location(storageScope, key);
+        return storage.get(storageScope, key);
       },
       async set(storageScope, key, value) {
         location(storageScope, key);
-        storageWrites.set(pendingKey(storageScope, key), { value: structuredClone(value) });
+        storage.set(storageScope, key, value);
       },
       async delete(storageScope, key) {
         location(storageScope, key);
-        storageWrites.set(pendingKey(storageScope, key), { deleted: true });
+        storage.delete(storageScope, key);
       },
     },
     secrets: {
@@ -107,23 +160,8 @@ export function createHostCapabilities(scope: HostCallScope): {
       },
     },
     log: scope.log,
+    checkpoint: () => save(false),
   };
 
-  async function commit(): Promise<void> {
-    if (storageWrites.size === 0 && secretWrites.size === 0) return;
-    await scope.db.transaction(async (tx) => {
-      for (const [pending, write] of storageWrites) {
-        const [storageScope, key] = pending.split('\n') as ['account' | 'user', string];
-        if ('deleted' in write) await deleteStorage(tx, location(storageScope, key), key);
-        else await writeStorage(tx, location(storageScope, key), key, write.value);
-      }
-      for (const [name, value] of secretWrites) {
-        await writeSecret(tx, scope.secretBox, { scope: secretScope, tier: 'account', name, value });
-      }
-    });
-    storageWrites.clear();
-    secretWrites.clear();
-  }
-
-  return { capabilities, commit };
+  return { capabilities, commit: () => save(true), conflict: () => storage.conflict };
 }

@@ -301,6 +301,7 @@ export const adminCommands: readonly Command[] = [
           `account ${entry.accountId}`,
           entry.status,
           `attempts ${entry.attempts}`,
+          entry.conflictRetries === 0 ? '' : `conflict retries ${entry.conflictRetries}`,
           entry.durationMs === null ? '' : `${entry.durationMs} ms`,
           entry.error ?? '',
         ]

@@ -9,6 +9,7 @@ import { packCheckoutOnDemand } from '../registry/packWorkspace.js';
 import { addSeat, addSourceAccount, findActivation, findSource, liveVersion } from '../store/integrations.js';
 import { activateIntegration } from './_activate.js';
 import { type AdminChannel, openAdminChannel } from './_adminChannel.js';
+import { type EgressSwitches, egressSwitches, LOOPBACK_EGRESS_WARNING } from './_egressSwitches.js';
 import { type ExampleInstall, findExampleProjects, installExample, repoExamplesDir } from './_examples.js';
 import { claimData, type DataOptions } from './_openHost.js';
 import { type DemoSeed, seedDemo } from './_seedDemo.js';
@@ -27,6 +28,13 @@ export interface ServeOptions extends DataOptions {
   readonly examplesDir?: string | null | undefined;
   /** How long in-flight requests may take to finish after a stop is asked for. */
   readonly shutdownTimeoutMs?: number | undefined;
+  /**
+   * Development switch: integrations may reach loopback (127.0.0.0/8, ::1), e.g. a fake vendor.
+   * Refused when `NODE_ENV` is `production`; logged as a warning at start.
+   */
+  readonly allowLoopbackEgress?: boolean | undefined;
+  /** A PEM file of CA certificates added to the default trust of integrations' outbound requests. */
+  readonly egressCaFile?: string | undefined;
 }
 
 const positive = (value: string | undefined) => {
@@ -103,6 +111,8 @@ export interface RunningServer {
   readonly demo: DemoSeed;
   readonly examples: readonly ExampleInstall[];
   readonly tryIt: TryIt;
+  /** Loopback egress and the extra CA, as the banner shows them. */
+  readonly egress: EgressSwitches;
   readonly host: Host;
   /** Stops accepting, lets in-flight requests finish (bounded), closes runtime and database. */
   close(): Promise<void>;
@@ -201,6 +211,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       'Pass --examples with a folder of projects (each with a platform.json), or --no-examples.',
     );
   }
+  // Checked and read before the data folder is claimed: a refused switch or bad CA file changes nothing.
+  const { egress, switches } = await egressSwitches({
+    allowLoopback: options.allowLoopbackEgress === true,
+    caFile: options.egressCaFile,
+    env: { NODE_ENV: options.env?.NODE_ENV ?? process.env.NODE_ENV },
+  });
   const release = await claimData(options, 'serve');
   let host: Host | undefined;
   let channel: AdminChannel | undefined;
@@ -211,7 +227,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       env: { ...(options.env ?? {}) },
       logger,
       events: eventOptions(options.env ?? {}),
+      egress,
     });
+    if (switches.allowLoopback) logger.warn({ egress: 'loopback' }, LOOPBACK_EGRESS_WARNING);
+    if (switches.caFile !== undefined) {
+      logger.info(
+        { egressCa: switches.caFile, certificates: switches.caCertificates },
+        'egress CA certificates added to the default trust',
+      );
+    }
     // From a checkout, /registry/ packs this workspace's @platform packages on first use.
     packCheckoutOnDemand(host.services.registry, options.dataDir, logger);
     // PGlite is this process's alone: admin commands and installs reach it through the channel.
@@ -273,6 +297,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       demo,
       examples,
       tryIt: tryItFor(url, demo, active),
+      egress: switches,
       host,
       close() {
         closing ??= (async () => {

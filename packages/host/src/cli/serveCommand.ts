@@ -1,4 +1,10 @@
 import { relative, resolve } from 'node:path';
+import {
+  EGRESS_CA_VARIABLE,
+  LOOPBACK_EGRESS_VARIABLE,
+  LOOPBACK_EGRESS_WARNING,
+  loopbackEgressVariable,
+} from './_egressSwitches.js';
 import { DATA_OPTION, DEFAULT_DATA_DIR, dataOptionsFrom } from './_openHost.js';
 import { CliError } from './CliError.js';
 import type { Command, CommandResult } from './Command.js';
@@ -32,10 +38,17 @@ export function serveBanner(running: RunningServer, cwd: string): string {
     demo.passwordFile === undefined
       ? 'its password is in demo-password in the data folder of the first start'
       : `password in ${shortPath(demo.passwordFile)}${demo.password === undefined ? '' : ' (generated on this first start)'}`;
+  const { egress } = running;
   return [
     `Platform host listening on ${running.url}`,
+    ...(egress.allowLoopback ? ['', `!!! WARNING: ${LOOPBACK_EGRESS_WARNING} !!!`, ''] : []),
     `  database: ${database}`,
     `  runtime:  ${running.runtime}${running.runtime === 'in-process' ? ' (partner code is NOT isolated: local development only)' : ''}`,
+    `  egress:   ${egress.allowLoopback ? 'public addresses and LOOPBACK' : 'public addresses only'}${
+      egress.caFile === undefined
+        ? ''
+        : `; ${egress.caCertificates} CA certificate${egress.caCertificates === 1 ? '' : 's'} from ${shortPath(egress.caFile)} added to the default trust`
+    }`,
     '',
     `Demo user:    ${demo.email}  ${password}`,
     `Demo account: ${demo.accountSlug}  (id in ${shortPath(demo.accountFile)})`,
@@ -56,6 +69,7 @@ export const serveCommand: Command = {
   summary: 'Run the host over HTTP (seeds a demo user, account, token and the examples on first start)',
   help: [
     'platform-host serve [--port N] [--host H] [--data DIR] [--examples DIR | --no-examples]',
+    '                    [--allow-loopback-egress] [--egress-ca FILE]',
     '',
     `  --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)`,
     `  --host H            address to listen on (default ${DEFAULT_HOSTNAME})`,
@@ -63,6 +77,12 @@ export const serveCommand: Command = {
     '                      demo-token, demo-account and demo-password (mode 0600; also with DATABASE_URL)',
     '  --examples DIR      install the projects in DIR (default: the repo examples/ when run from the repo)',
     '  --no-examples       install no example',
+    '  --allow-loopback-egress',
+    '                      development and tests only: integrations may reach 127.0.0.0/8 and ::1 (a fake',
+    `                      vendor on this machine; egress origins still apply). Also ${LOOPBACK_EGRESS_VARIABLE}=1.`,
+    '                      Refused when NODE_ENV is production; printed as a warning at start.',
+    '  --egress-ca FILE    PEM file of CA certificates added to (not replacing) the default trust of',
+    `                      integrations' HTTPS requests, e.g. a fake vendor's. Also ${EGRESS_CA_VARIABLE}=FILE.`,
     '',
     'Environment: DATABASE_URL (PostgreSQL instead of PGlite), PLATFORM_SECRET_KEY (key for secrets',
     'at rest; default generated into DIR/secret.key), LOG_LEVEL (default info); job workers:',
@@ -88,6 +108,8 @@ export const serveCommand: Command = {
     host: { type: 'string' },
     examples: { type: 'string' },
     'no-examples': { type: 'boolean' },
+    'allow-loopback-egress': { type: 'boolean' },
+    'egress-ca': { type: 'string' },
   },
   json: false,
   async run(args, io): Promise<CommandResult<RunningServer>> {
@@ -100,6 +122,7 @@ export const serveCommand: Command = {
       );
     }
     const { logger: _oneShotLogger, ...data } = dataOptionsFrom(args, io);
+    const egressCa = optionalString(args, 'egress-ca') ?? (io.env[EGRESS_CA_VARIABLE] || undefined);
     const running = await serve({
       ...data,
       port: integerOption(args, 'port', { min: 0, max: 65_535 }, DEFAULT_PORT),
@@ -110,6 +133,8 @@ export const serveCommand: Command = {
           : examples === undefined
             ? undefined
             : resolve(io.cwd, examples),
+      allowLoopbackEgress: args.values['allow-loopback-egress'] === true || loopbackEgressVariable(io.env),
+      egressCaFile: egressCa === undefined ? undefined : resolve(io.cwd, egressCa),
     });
     return { data: running, text: serveBanner(running, io.cwd) };
   },

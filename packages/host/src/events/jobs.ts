@@ -1,3 +1,4 @@
+import type { WebhookRequestInit } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
 import { abandonSubmission } from '../store/versions.js';
@@ -19,6 +20,10 @@ export interface Job {
   readonly body: string | null;
   readonly attempts: number;
   readonly maxAttempts: number;
+  /** Conflict retries so far (they cost no attempt; see `runJob`). */
+  readonly conflicts: number;
+  /** A webhook delivery's request (method, header view, content type); absent on older rows and other kinds. */
+  readonly request?: WebhookRequestInit;
 }
 
 /** One line of the delivery/run log. */
@@ -35,6 +40,8 @@ export interface JobLogEntry {
   readonly finishedAt: string | null;
   readonly durationMs: number | null;
   readonly error: string | null;
+  /** Runs retried because another call changed storage they read (not counted in `attempts`). */
+  readonly conflictRetries: number;
   /** The instance running it, or the one that finished it. */
   readonly instance: string | null;
 }
@@ -49,6 +56,8 @@ export async function enqueueJob(
     versionId: string | null;
     target: string;
     body?: string;
+    /** A webhook delivery's request; its headers must already be the sdk's `webhookHeaderView`. */
+    request?: WebhookRequestInit;
     uniqueKey?: string;
     maxAttempts: number;
     runAt: Date;
@@ -56,8 +65,9 @@ export async function enqueueJob(
 ): Promise<string | undefined> {
   const id = newId();
   const { rowCount } = await db.query(
-    `INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $10)
+    `INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
+       request_method, request_headers, request_content_type)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $10, $11, $12::jsonb, $13)
      ON CONFLICT (unique_key) DO NOTHING`,
     [
       id,
@@ -70,6 +80,9 @@ export async function enqueueJob(
       input.uniqueKey ?? null,
       input.maxAttempts,
       input.runAt,
+      input.request?.method ?? null,
+      input.request === undefined ? null : JSON.stringify(input.request.headers),
+      input.request?.contentType ?? null,
     ],
   );
   return rowCount > 0 ? id : undefined;
@@ -103,7 +116,8 @@ export async function claimJob(
        ORDER BY run_at, created_at
        LIMIT 1
        FOR UPDATE SKIP LOCKED)
-     RETURNING id, kind, integration_slug, account_id, version_id, payload, body, attempts, max_attempts`,
+     RETURNING id, kind, integration_slug, account_id, version_id, payload, body, attempts, max_attempts, conflicts,
+       request_method, request_headers, request_content_type`,
     [
       input.worker,
       input.now,
@@ -124,7 +138,29 @@ export async function claimJob(
     body: (row.body as string | null) ?? null,
     attempts: row.attempts as number,
     maxAttempts: row.max_attempts as number,
+    conflicts: row.conflicts as number,
+    ...(typeof row.request_method === 'string'
+      ? {
+          request: {
+            method: row.request_method,
+            headers: (row.request_headers as Record<string, string> | null) ?? {},
+            contentType: (row.request_content_type as string | null) ?? undefined,
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * Whether `worker` still holds the job, locking its row until the transaction ends (so the lease
+ * cannot pass to another worker meanwhile): what a checkpoint of a job's handler checks.
+ */
+export async function holdsJob(tx: Queryable, input: { jobId: string; worker: string }): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`,
+    [input.jobId, input.worker],
+  );
+  return rowCount > 0;
 }
 
 /** Extends the lease of a job this worker still holds; false when it has lost it. */
@@ -141,7 +177,8 @@ export async function renewLease(
 
 /**
  * Records the outcome of an attempt, only if this worker still holds the job (a job whose lease
- * expired belongs to whoever claimed it next). `retryAt`: queue again; otherwise final.
+ * expired belongs to whoever claimed it next). `retryAt`: queue again; otherwise final. A
+ * `conflict` retry gives the attempt back and counts a conflict instead.
  */
 export async function finishJob(
   db: Queryable,
@@ -150,17 +187,22 @@ export async function finishJob(
     worker: string;
     now: Date;
     durationMs: number;
-    outcome: { ok: true } | { ok: false; error: string; retryAt?: Date | undefined };
+    outcome:
+      | { ok: true }
+      | { ok: false; error: string; retryAt?: Date | undefined; conflict?: boolean | undefined };
   },
 ): Promise<boolean> {
   const { outcome } = input;
   const status = outcome.ok ? 'succeeded' : outcome.retryAt === undefined ? 'failed' : 'queued';
+  const conflict = !outcome.ok && outcome.retryAt !== undefined && outcome.conflict === true;
   const { rowCount } = await db.query(
     `UPDATE jobs SET status = $3, last_error = $4, duration_ms = $5,
        finished_at = CASE WHEN $3 = 'queued' THEN NULL ELSE $6::timestamptz END,
        run_at = COALESCE($7::timestamptz, run_at), locked_until = NULL,
        -- A finished job keeps the instance that finished it, for the log.
-       locked_by = CASE WHEN $3 = 'queued' THEN NULL ELSE locked_by END
+       locked_by = CASE WHEN $3 = 'queued' THEN NULL ELSE locked_by END,
+       attempts = CASE WHEN $8::boolean THEN attempts - 1 ELSE attempts END,
+       conflicts = CASE WHEN $8::boolean THEN conflicts + 1 ELSE conflicts END
      WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
     [
       input.jobId,
@@ -170,6 +212,7 @@ export async function finishJob(
       Math.round(input.durationMs),
       input.now,
       outcome.ok ? null : (outcome.retryAt ?? null),
+      conflict,
     ],
   );
   return rowCount > 0;
@@ -208,7 +251,7 @@ export async function listJobs(
   filter: { slug?: string | undefined; accountId?: string | undefined; limit: number },
 ): Promise<JobLogEntry[]> {
   const { rows } = await db.query(
-    `SELECT id, kind, integration_slug, account_id, payload, status, attempts, created_at, run_at, finished_at, duration_ms, last_error, locked_by
+    `SELECT id, kind, integration_slug, account_id, payload, status, attempts, conflicts, created_at, run_at, finished_at, duration_ms, last_error, locked_by
      FROM jobs WHERE kind <> 'gate' AND ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
      ORDER BY created_at DESC, id LIMIT $3`,
     [filter.slug ?? null, filter.accountId ?? null, filter.limit],
@@ -227,6 +270,7 @@ export async function listJobs(
     finishedAt: iso(row.finished_at),
     durationMs: (row.duration_ms as number | null) ?? null,
     error: (row.last_error as string | null) ?? null,
+    conflictRetries: row.conflicts as number,
     instance: (row.locked_by as string | null) ?? null,
   }));
 }

@@ -1,3 +1,4 @@
+import { StorageConflictError } from '@platform/sdk/integration';
 import type { DefinitionManifest, RunResult } from '@platform/sdk/runtime';
 import { redactText } from '@platform/sdk/runtime';
 import type { Db, Queryable } from '../db/Db.js';
@@ -5,7 +6,7 @@ import type { HostServices } from '../HostServices.js';
 import { runGateJob } from '../publish/runGateJob.js';
 import { callCapabilities } from '../routes/_callCapabilities.js';
 import { type InstalledVersion, readBundle } from '../store/integrations.js';
-import { finishJob, type Job } from './jobs.js';
+import { finishJob, holdsJob, type Job } from './jobs.js';
 
 /** How a retry waits: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
 export interface RetryPolicy {
@@ -13,14 +14,34 @@ export interface RetryPolicy {
   readonly maxMs: number;
 }
 
-export type JobOutcome = 'succeeded' | 'retry' | 'failed' | 'lost';
+/** `conflict`: queued again after a storage conflict (see {@link CONFLICT_RETRIES}). */
+export type JobOutcome = 'succeeded' | 'retry' | 'conflict' | 'failed' | 'lost';
 
 /** Thrown inside a job's commit transaction when the worker no longer holds the job: nothing is written. */
-export class LeaseLost extends Error {}
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+  constructor() {
+    super('this run no longer holds its job (its lease passed to another worker); nothing was saved');
+  }
+}
 
 /** How long a failed attempt waits before the next: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
 export const retryDelay = (retry: RetryPolicy, attempts: number): number =>
   Math.min(retry.baseMs * 2 ** (attempts - 1), retry.maxMs);
+
+/**
+ * Conflict retries one job gets (another call changed storage its run read): they cost no
+ * attempt, so deliveries that collide on one key all get through; past this bound a conflict
+ * counts as an ordinary failed attempt, with its backoff and `maxAttempts`.
+ */
+export const CONFLICT_RETRIES = 25;
+
+/**
+ * How long the `n`th conflict retry waits: a random 20-250 ms, times `n` up to 8 (at most 2 s), so
+ * runs that collided spread out instead of colliding again.
+ */
+export const conflictDelay = (n: number, random: () => number = Math.random): number =>
+  Math.round((20 + random() * 230) * Math.min(Math.max(n, 1), 8));
 
 /** Records an attempt's outcome for `job`, timed from now, only while `worker` holds it (see `finishJob`). */
 export function jobFinisher(services: HostServices, job: Job, worker: string) {
@@ -59,8 +80,11 @@ async function versionById(db: Db, id: string): Promise<InstalledVersion | undef
 /**
  * Runs one claimed job through the runtime as a machine actor. On success the handler's storage
  * and secret writes and the job's `succeeded` mark are committed in one transaction, and only if
- * this worker still holds the job: a success is recorded once and its effects applied once.
- * Thrown errors are retried with exponential backoff until `maxAttempts`, then the job is failed.
+ * this worker still holds the job: a success is recorded once and its effects applied once. A
+ * checkpoint of the handler saves its writes so far without the mark, and only while this worker
+ * holds the job (else `LeaseLost`, nothing saved: the run belongs to whoever claimed it next).
+ * Thrown errors are retried with exponential backoff until `maxAttempts`, then the job is failed;
+ * a storage conflict (at a checkpoint or the commit) is retried soon with {@link conflictDelay}.
  */
 export async function runJob(
   services: HostServices,
@@ -95,24 +119,34 @@ export async function runJob(
   }
 
   let recorded = false;
-  // The capabilities commit their writes through this db: the job's success joins that transaction.
-  const db: Db = {
-    engine: services.db.engine,
-    exec: (sql) => services.db.exec(sql),
-    close: () => services.db.close(),
-    query: (sql, params) => services.db.query(sql, params),
-    transaction: (fn) =>
-      services.db.transaction(async (tx) => {
-        const result = await fn(tx);
-        if (!(await finish(tx, { ok: true }))) throw new LeaseLost();
-        recorded = true;
-        return result;
-      }),
+  const { capabilities, commit, conflict } = callCapabilities(services, {
+    version,
+    accountId,
+    userId: undefined,
+    requestId: `job:${job.id}`,
+    // The job's success joins the final save's transaction; a checkpoint saves only while held.
+    onSave: async (tx, final) => {
+      if (!final) {
+        if (!(await holdsJob(tx, { jobId: job.id, worker }))) throw new LeaseLost();
+        return;
+      }
+      if (!(await finish(tx, { ok: true }))) throw new LeaseLost();
+      recorded = true;
+    },
+  });
+  const retryConflict = async (error: StorageConflictError): Promise<JobOutcome> => {
+    if (job.conflicts >= CONFLICT_RETRIES) {
+      return fail(`${error.message} (after ${job.conflicts} conflict retries)`, true);
+    }
+    const n = job.conflicts + 1;
+    const queued = await finish(services.db, {
+      ok: false,
+      error: logMessage(`conflict retry ${n} of ${CONFLICT_RETRIES}: ${error.message}`),
+      retryAt: new Date(services.now().getTime() + conflictDelay(n)),
+      conflict: true,
+    });
+    return queued ? 'conflict' : 'lost';
   };
-  const { capabilities, commit } = callCapabilities(
-    { ...services, db },
-    { version, accountId, userId: undefined, requestId: `job:${job.id}` },
-  );
   const base = {
     version,
     capabilities,
@@ -127,6 +161,7 @@ export async function runJob(
             timeoutMs: services.limits.webhookTimeoutMs,
             webhookId: job.target,
             rawBody: job.body ?? '',
+            ...(job.request === undefined ? {} : { request: job.request }),
           })
         : await services.runtime.runSchedule({
             ...base,
@@ -136,12 +171,17 @@ export async function runJob(
   } catch (error) {
     result = { ok: false, error: { code: 'handler_error', message: (error as Error).message } };
   }
-  if (!result.ok) return fail(result.error.message, result.error.code === 'handler_error');
+  if (!result.ok) {
+    // The host's own record, not the guest's word: a checkpoint of this run conflicted.
+    const found = conflict();
+    if (found !== undefined) return retryConflict(found);
+    return fail(result.error.message, result.error.code === 'handler_error');
+  }
   try {
     await commit();
-    if (!recorded) recorded = await finish(services.db, { ok: true });
   } catch (error) {
     if (error instanceof LeaseLost) return 'lost';
+    if (error instanceof StorageConflictError) return retryConflict(error);
     return fail(`saving the handler's storage writes failed: ${(error as Error).message}`, true);
   }
   return recorded ? 'succeeded' : 'lost';

@@ -1,4 +1,8 @@
-import { createHostCapabilities } from '../capabilities/createHostCapabilities.js';
+import {
+  createHostCapabilities,
+  type HostCall,
+  type HostCallScope,
+} from '../capabilities/createHostCapabilities.js';
 import { createPartnerLog } from '../capabilities/createPartnerLog.js';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -15,8 +19,10 @@ export function callCapabilities(
     accountId: string;
     userId: string | undefined;
     requestId?: string | undefined;
+    /** See `HostCallScope.onSave` (a job's success mark and lease check). */
+    onSave?: HostCallScope['onSave'];
   },
-): ReturnType<typeof createHostCapabilities> {
+): HostCall {
   const identity = {
     integration: input.version.slug,
     version: input.version.number,
@@ -39,6 +45,7 @@ export function callCapabilities(
       budget: services.logBudgets.forCall(input.version.slug),
       lineBytes: services.limits.logLineBytes,
     }),
+    ...(input.onSave === undefined ? {} : { onSave: input.onSave }),
     onPrivateAddress: (error) =>
       securityEvent(
         services.logger,

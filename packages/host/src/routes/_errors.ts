@@ -12,6 +12,8 @@ export type HostErrorCode =
   | 'webhook_not_found'
   | 'invalid_signature'
   | 'invalid_payload'
+  // A webhook's synchronous reply failed, timed out or was refused (nothing queued).
+  | 'handler_error'
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'rate_limited'

@@ -1,6 +1,8 @@
-import { ACTION_ERROR_STATUS, ACTION_FAILED_MESSAGE } from '@platform/sdk/runtime';
-import { Hono } from 'hono';
+import { StorageConflictError } from '@platform/sdk/integration';
+import { ACTION_FAILED_MESSAGE, actionErrorResponse, STORAGE_CONFLICT_MESSAGE } from '@platform/sdk/runtime';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { HostServices } from '../HostServices.js';
 import { consumeRateLimit } from '../rateLimit.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -64,12 +66,19 @@ export function actionRoutes(services: HostServices): Hono {
         );
       }
       const rawBody = await c.req.text();
-      const { capabilities, commit } = callCapabilities(services, {
+      const { capabilities, commit, conflict } = callCapabilities(services, {
         version: target.version,
         accountId: target.accountId,
         userId: target.user.id,
         requestId: requestIdOf(c),
       });
+      const conflicted = (error: StorageConflictError) =>
+        conflictResponse(
+          c,
+          services,
+          { integration: target.version.slug, accountId: target.accountId },
+          error,
+        );
       const envelope = await services.runtime.invokeAction({
         version: target.version,
         capabilities,
@@ -78,10 +87,18 @@ export function actionRoutes(services: HostServices): Hono {
         actionName: c.req.param('action'),
         rawBody,
       });
-      if (!envelope.ok) return c.json(envelope, ACTION_ERROR_STATUS[envelope.error.code]);
+      if (!envelope.ok) {
+        // The host's own record decides, whatever the guest answered: a checkpoint conflicted.
+        const found = conflict();
+        if (found !== undefined) return conflicted(found);
+        // The envelope is partner code's answer: its status counts only as a handler_error's 4xx.
+        const { status, body } = actionErrorResponse(envelope.error);
+        return c.json(body, status as ContentfulStatusCode);
+      }
       try {
         await commit();
       } catch (error) {
+        if (error instanceof StorageConflictError) return conflicted(error);
         services.logger.error(
           { err: error, integration: target.version.slug },
           "saving the action's storage writes failed",
@@ -92,4 +109,21 @@ export function actionRoutes(services: HostServices): Hono {
     },
   );
   return app;
+}
+
+/**
+ * 409 `conflict`: another call changed storage this call read, so nothing after its last
+ * checkpoint was saved and the caller may retry. Expected under concurrency: one info line, no stack.
+ */
+function conflictResponse(
+  c: Context,
+  services: HostServices,
+  call: { integration: string; accountId: string },
+  error: StorageConflictError,
+): Response {
+  services.logger.info(
+    { ...call, requestId: requestIdOf(c), scope: error.scope, key: error.key },
+    'action call conflicted on storage: answered 409 conflict',
+  );
+  return c.json({ ok: false, error: { code: 'conflict', message: STORAGE_CONFLICT_MESSAGE } }, 409);
 }

@@ -1,6 +1,6 @@
-import type { DefinitionManifest } from '@platform/sdk/runtime';
-import { verifyWebhookSignature } from '@platform/sdk/runtime';
-import { Hono } from 'hono';
+import type { DefinitionManifest, WebhookRequestInit } from '@platform/sdk/runtime';
+import { verifyWebhookSignature, webhookHeaderView } from '@platform/sdk/runtime';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { enqueueJob } from '../events/jobs.js';
 import type { HostServices } from '../HostServices.js';
@@ -8,7 +8,9 @@ import { securityEvent } from '../security/securityEvent.js';
 import { readBundle } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
 import { accountByRefSql } from '../store/users.js';
+import { hostOrigin } from './_auth.js';
 import { errorResponse, requestIdOf } from './_errors.js';
+import { answerWebhookReply } from './_webhookReply.js';
 
 /** Attempts of a webhook delivery (the first and its retries) before it is marked failed. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
@@ -29,9 +31,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * `POST /api/integrations/<slug>/webhooks/<webhookId>?accountId=` (the account's id or slug):
  * vendor deliveries. In order:
  * size limit (413), integration/webhook/activation (404), signature with the signing secret from
- * the tiers (401, never a hint of the expected value), payload schema through the runtime (400
- * with issues); then the raw body is stored durably as a job and answered 202 before the handler
- * runs. The URL is the credential's address; the signature is the credential. An unknown account
+ * the tiers (401, never a hint of the expected value), payload schema through the runtime (form
+ * or JSON by Content-Type; 400 with issues), the webhook's synchronous `reply` when it declares
+ * one (answered at once, nothing queued); then the raw body and the request's method, header view
+ * and content type are stored durably as a job and answered 202 before the handler runs. The URL
+ * is the credential's address; the signature is the credential. An unknown account
  * answers like an account without the integration (`not_activated`): callers here are not signed
  * in, so the route does not tell which account slugs exist.
  */
@@ -83,6 +87,11 @@ export function webhookRoutes(services: HostServices): Hono {
       }
       const accountId = row.account_id;
       const bytes = new Uint8Array(await c.req.arrayBuffer());
+      const request: WebhookRequestInit = {
+        method: c.req.method,
+        headers: webhookHeaderView(c.req.raw.headers),
+        contentType: c.req.header('content-type'),
+      };
       if (webhook.signature !== undefined) {
         const secret = await readSecret(
           services.db,
@@ -105,6 +114,8 @@ export function webhookRoutes(services: HostServices): Hono {
                 rawBody: bytes,
                 secret,
                 now: services.now(),
+                method: c.req.method,
+                url: vendorUrl(services, c),
               });
         if (!verdict.valid) {
           // A missing secret is the operator's set-up (logged above), not a forged delivery.
@@ -126,7 +137,7 @@ export function webhookRoutes(services: HostServices): Hono {
             c,
             401,
             'invalid_signature',
-            `The ${webhook.signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the raw body with the webhook's signing secret.`,
+            `The ${webhook.signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the delivery as the webhook's scheme says, with its signing secret.`,
           );
         }
       }
@@ -138,7 +149,7 @@ export function webhookRoutes(services: HostServices): Hono {
           c,
           400,
           'invalid_payload',
-          'The body is not UTF-8; send the event as UTF-8 JSON.',
+          'The body is not UTF-8; send the event as UTF-8 (JSON or form-encoded).',
         );
       }
       const versionId = row.version_id as string;
@@ -146,12 +157,23 @@ export function webhookRoutes(services: HostServices): Hono {
         version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
         webhookId,
         rawBody,
+        contentType: request.contentType,
         timeoutMs: services.limits.webhookTimeoutMs,
       });
       if (!parsed.ok) {
         return errorResponse(c, 400, 'invalid_payload', parsed.error.message, {
           ...(parsed.error.issues === undefined ? {} : { issues: parsed.error.issues }),
         });
+      }
+      if (webhook.hasReply === true) {
+        const answered = await answerWebhookReply(services, c, {
+          version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
+          webhookId,
+          rawBody,
+          request,
+          log: { integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
+        });
+        if (answered !== undefined) return answered;
       }
       const now = services.now();
       const deliveryId = await enqueueJob(services.db, {
@@ -161,6 +183,7 @@ export function webhookRoutes(services: HostServices): Hono {
         versionId,
         target: webhookId,
         body: rawBody,
+        request,
         maxAttempts: WEBHOOK_MAX_ATTEMPTS,
         runAt: now,
       });
@@ -170,9 +193,19 @@ export function webhookRoutes(services: HostServices): Hono {
   return app;
 }
 
+/**
+ * The URL a vendor called, as `{url}` signs it: the host's public origin (else the request's) with
+ * the path and query as received.
+ */
+function vendorUrl(services: HostServices, c: Context): string {
+  const received = new URL(c.req.url);
+  return `${hostOrigin(services, c).replace(/\/+$/, '')}${received.pathname}${received.search}`;
+}
+
 /** Why a webhook signature was refused, as the security log names it. */
 export type ForgeryReason =
   | 'missing_signature'
+  | 'missing_header'
   | 'malformed'
   | 'missing_timestamp'
   | 'stale_timestamp'
@@ -181,11 +214,14 @@ export type ForgeryReason =
 
 /**
  * The category of a refused signature, for the security log: never the header, digest or body.
+ * `misconfigured` covers the scheme and secret themselves (an invalid base64 secret, a scheme the
+ * sdk cannot apply).
  * @example forgeryReason('signature does not match') // 'mismatch'
  */
 export function forgeryReason(reason: string | undefined): ForgeryReason {
   const text = reason ?? '';
   if (/^missing signature header|^no .* digest/.test(text)) return 'missing_signature';
+  if (/^missing header /.test(text)) return 'missing_header';
   if (/^malformed/.test(text)) return 'malformed';
   if (/^missing timestamp/.test(text)) return 'missing_timestamp';
   if (/^timestamp outside/.test(text)) return 'stale_timestamp';

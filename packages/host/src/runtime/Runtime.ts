@@ -9,6 +9,8 @@ import type {
   RunResult,
   ScheduleErrorCode,
   WebhookErrorCode,
+  WebhookReplyResult,
+  WebhookRequestInit,
 } from '@platform/sdk/runtime';
 
 /**
@@ -67,10 +69,30 @@ export interface Runtime {
     readonly version: RuntimeVersion;
     readonly webhookId: string;
     readonly rawBody: string;
+    /** The request's Content-Type: form-encoded bodies are decoded, anything else parsed as JSON. */
+    readonly contentType?: string | undefined;
     readonly timeoutMs: number;
   }): Promise<ParsedWebhookPayload>;
+  /**
+   * Runs a webhook's `reply` (the sdk's `replyToWebhook`) on a delivery that passed its signature
+   * and payload checks: a checked reply to answer at once, or `reply: undefined` to queue it. Like
+   * `parseWebhookPayload`, no capabilities. Throws when the call cannot finish (budget, crash); the
+   * caller re-checks the reply with `checkWebhookReply`, as it crossed from partner code.
+   */
+  replyToWebhook(call: {
+    readonly version: RuntimeVersion;
+    readonly webhookId: string;
+    readonly rawBody: string;
+    readonly request: WebhookRequestInit;
+    readonly timeoutMs: number;
+  }): Promise<WebhookReplyResult>;
   deliverWebhook(
-    call: RuntimeCall & { readonly webhookId: string; readonly rawBody: string },
+    call: RuntimeCall & {
+      readonly webhookId: string;
+      readonly rawBody: string;
+      /** The delivery's request as stored with the job; absent for jobs queued by an older host. */
+      readonly request?: WebhookRequestInit;
+    },
   ): Promise<RunResult<WebhookErrorCode>>;
   runSchedule(call: RuntimeCall & { readonly scheduleId: string }): Promise<RunResult<ScheduleErrorCode>>;
   runActivate(call: RuntimeCall): Promise<ActivateResult>;

@@ -276,6 +276,7 @@ export function startRunnerProcess(options: {
     if (call.ephemeral) loaded.delete(call.versionId);
     else loaded.add(call.versionId);
     return new Promise<RunnerOutcome>((resolve) => {
+      const deadline = Date.now() + call.timeoutMs;
       const timer = setTimeout(() => {
         calls.delete(callId);
         if (!exited) child.send({ type: 'abandon', callId });
@@ -298,6 +299,8 @@ export function startRunnerProcess(options: {
         versionId: call.versionId,
         ...(script === undefined ? {} : { script }),
         request: call.request,
+        // The wall-clock end of the timer above, which the guest reads as ctx.remainingMs().
+        deadline,
         cpuLimitMs: call.cpuLimitMs,
         ...(call.ephemeral ? { ephemeral: true } : {}),
       });
@@ -335,6 +338,10 @@ async function answerCapability(
         break;
       case 'secrets.set':
         value = await capabilities.secrets.set(a, b);
+        break;
+      case 'checkpoint':
+        // No arguments: whatever the guest sent is ignored; the call's own writes are saved.
+        value = await capabilities.checkpoint();
         break;
       default:
         throw new Error(`unknown capability "${method}"`);

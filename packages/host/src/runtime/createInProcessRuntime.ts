@@ -6,11 +6,13 @@ import { parseDefinition } from '@platform/integration-schema';
 import type { AnyIntegrationDefinition } from '@platform/sdk/integration';
 import {
   ACTION_FAILED_MESSAGE,
+  type Capabilities,
   createContext,
   deliverWebhook,
   describeDefinition,
   invokeAction,
   parseWebhookPayload,
+  replyToWebhook,
   runActivate,
   runOnTokens,
   runSchedule,
@@ -27,6 +29,8 @@ export function createInProcessRuntime(
 ): Runtime {
   const bundleDir = options.bundleDir ?? join(tmpdir(), `platform-bundles-${process.pid}`);
   const loaded = new Map<string, Promise<AnyIntegrationDefinition>>();
+  // Calls answered (or past their budget): a handler still running in process saves nothing more.
+  const ended = new WeakSet<RuntimeCall>();
   options.onWarning?.('in-process runtime: partner code runs in the host process and is NOT isolated');
 
   function load(version: RuntimeVersion): Promise<AnyIntegrationDefinition> {
@@ -63,6 +67,7 @@ export function createInProcessRuntime(
       return await Promise.race([run, timeout]);
     } finally {
       clearTimeout(timer);
+      ended.add(call);
     }
   }
 
@@ -70,7 +75,13 @@ export function createInProcessRuntime(
     const definition = await load(call.version);
     return {
       definition,
-      ctx: createContext({ definition, capabilities: call.capabilities, actor: call.actor }),
+      // The budget's timer (withinBudget) starts right after this: its end is ctx.remainingMs()'s.
+      ctx: createContext({
+        definition,
+        capabilities: untilEnded(call, ended),
+        actor: call.actor,
+        deadline: Date.now() + call.timeoutMs,
+      }),
     };
   }
 
@@ -94,23 +105,26 @@ export function createInProcessRuntime(
     },
     async parseWebhookPayload(call) {
       const definition = await load(call.version);
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`payload validation exceeded ${call.timeoutMs} ms`)),
-          call.timeoutMs,
-        );
-      });
-      try {
-        return await Promise.race([parseWebhookPayload(definition, call.webhookId, call.rawBody), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return rejectAfter(
+        parseWebhookPayload(definition, call.webhookId, call.rawBody, call.contentType),
+        call.timeoutMs,
+        `payload validation exceeded ${call.timeoutMs} ms`,
+      );
+    },
+    async replyToWebhook(call) {
+      const definition = await load(call.version);
+      return rejectAfter(
+        replyToWebhook(definition, call.webhookId, call.rawBody, call.request),
+        call.timeoutMs,
+        `the webhook's reply exceeded ${call.timeoutMs} ms`,
+      );
     },
     async deliverWebhook(call) {
       const { definition, ctx } = await context(call);
-      return withinBudget(call, deliverWebhook(definition, call.webhookId, call.rawBody, ctx), () =>
-        timedOut(`webhook handler exceeded ${call.timeoutMs} ms`),
+      return withinBudget(
+        call,
+        deliverWebhook(definition, call.webhookId, call.rawBody, ctx, call.request),
+        () => timedOut(`webhook handler exceeded ${call.timeoutMs} ms`),
       );
     },
     async runSchedule(call) {
@@ -136,4 +150,33 @@ export function createInProcessRuntime(
       loaded.clear();
     },
   };
+}
+
+// As over the isolate bridge: a checkpoint after its call was answered is refused, not saved.
+function untilEnded(call: RuntimeCall, ended: WeakSet<RuntimeCall>): Capabilities {
+  const { capabilities } = call;
+  return {
+    fetch: (request) => capabilities.fetch(request),
+    storage: capabilities.storage,
+    secrets: capabilities.secrets,
+    log: (entry) => capabilities.log(entry),
+    checkpoint: () =>
+      ended.has(call)
+        ? Promise.reject(new Error('ctx.checkpoint() refused: the call already ended (its budget ran out)'))
+        : capabilities.checkpoint(),
+  };
+}
+
+// Validation and replies cannot be stopped in process either: past the budget the caller gets an
+// error to answer, and the result that comes later is dropped.
+async function rejectAfter<T>(run: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

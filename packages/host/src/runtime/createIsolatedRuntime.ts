@@ -6,6 +6,7 @@ import {
   type DefinitionManifest,
   type GuestCall,
   type ParsedWebhookPayload,
+  type WebhookReplyResult,
 } from '@platform/sdk/runtime';
 import {
   type RunnerOutcome,
@@ -186,6 +187,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     storage: { get: refuse, set: refuse, delete: refuse },
     secrets: { get: refuse, set: refuse },
     log: () => {},
+    checkpoint: refuse,
   };
 
   const handlerError = (message: string) => ({
@@ -236,7 +238,12 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     async parseWebhookPayload(call) {
       const outcome = await run(
         call.version,
-        { op: 'parseWebhookPayload', webhookId: call.webhookId, rawBody: call.rawBody },
+        {
+          op: 'parseWebhookPayload',
+          webhookId: call.webhookId,
+          rawBody: call.rawBody,
+          ...(call.contentType === undefined ? {} : { contentType: call.contentType }),
+        },
         NO_CAPABILITIES,
         call.timeoutMs,
       );
@@ -244,10 +251,26 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       if (!outcome.ok) throw new Error(outcome.error.message);
       return JSON.parse(outcome.value) as ParsedWebhookPayload;
     },
+    async replyToWebhook(call) {
+      const outcome = await run(
+        call.version,
+        { op: 'replyToWebhook', webhookId: call.webhookId, rawBody: call.rawBody, request: call.request },
+        NO_CAPABILITIES,
+        call.timeoutMs,
+      );
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      return JSON.parse(outcome.value) as WebhookReplyResult;
+    },
     deliverWebhook(call) {
       return guest(
         call,
-        { op: 'deliverWebhook', actor: call.actor, webhookId: call.webhookId, rawBody: call.rawBody },
+        {
+          op: 'deliverWebhook',
+          actor: call.actor,
+          webhookId: call.webhookId,
+          rawBody: call.rawBody,
+          ...(call.request === undefined ? {} : { request: call.request }),
+        },
         handlerError,
       );
     },

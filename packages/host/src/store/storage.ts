@@ -31,7 +31,7 @@ export async function writeStorage(
 ): Promise<void> {
   await db.query(
     `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-     ON CONFLICT (integration_slug, account_id, scope, user_id, key) DO UPDATE SET value = excluded.value, updated_at = now()`,
+     ON CONFLICT (integration_slug, account_id, scope, user_id, key) DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()`,
     [at.slug, at.accountId, at.scope, at.userId, key, JSON.stringify(value)],
   );
 }
@@ -41,4 +41,160 @@ export async function deleteStorage(db: Queryable, at: StorageLocation, key: str
     'DELETE FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5',
     [at.slug, at.accountId, at.scope, at.userId, key],
   );
+}
+
+/** One stored key: its location and name. */
+export interface StoredKey extends StorageLocation {
+  readonly key: string;
+}
+
+/** A stored value and its version; version 0: absent (value undefined). */
+export interface VersionedStorageValue {
+  readonly value: unknown;
+  readonly version: number;
+}
+
+// bigint: PGlite answers a number, pg a string.
+const versionOf = (value: unknown): number => Number(value);
+
+/** One key with its version (0 when absent), for a call's first read of it. */
+export async function readVersionedStorage(db: Queryable, at: StoredKey): Promise<VersionedStorageValue> {
+  const { rows } = await db.query(
+    `SELECT value, version FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5`,
+    [at.slug, at.accountId, at.scope, at.userId, at.key],
+  );
+  const row = rows[0];
+  return row === undefined
+    ? { value: undefined, version: 0 }
+    : { value: row.value, version: versionOf(row.version) };
+}
+
+/** A stored key a commit writes: `value` undefined deletes it; `expected` as in the sdk's `StorageWrite`. */
+export interface StorageSave extends StoredKey {
+  readonly value: unknown;
+  readonly expected: number | undefined;
+}
+
+/** What one call's commit checks and writes (one integration and account). */
+export interface StoragePlan {
+  /** Keys read and not written: each must still have `version` (0: still absent). */
+  readonly checks: readonly (StoredKey & { readonly version: number })[];
+  readonly saves: readonly StorageSave[];
+}
+
+export type StoragePlanOutcome =
+  | { readonly ok: true; readonly versions: number[] }
+  | { readonly ok: false; readonly changed: { readonly in: 'checks' | 'saves'; readonly index: number } };
+
+const WHERE_KEY = 'integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5';
+const INSERT = 'INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value)';
+const ON_KEY = 'ON CONFLICT (integration_slug, account_id, scope, user_id, key)';
+
+/**
+ * Checks and writes a call's keys inside the caller's transaction; answers the new version of each
+ * save (0 for a delete), or where the first key that changed is (the caller must then roll back).
+ * One statement per key, in key order (so two commits take their rows in the same order), each
+ * waiting on the row it touches and seeing the latest committed one, in READ COMMITTED as with
+ * PGlite's one-at-a-time transactions: a key read at version v is written with `UPDATE ... WHERE
+ * version = v`, one read as absent with `INSERT ... ON CONFLICT DO NOTHING` (it waits on another
+ * call's insert of the same key, then sees it); a key only read is locked `FOR UPDATE` or, read as
+ * absent, held by an uncommitted placeholder row (version 0, deleted again before the commit) so
+ * that no other call can insert it meanwhile. A deadlock PostgreSQL breaks is a conflict too.
+ */
+export async function applyStoragePlan(tx: Queryable, plan: StoragePlan): Promise<StoragePlanOutcome> {
+  const steps = [
+    ...plan.checks.map((at, index) => ({ at, in: 'checks' as const, index })),
+    ...plan.saves.map((at, index) => ({ at, in: 'saves' as const, index })),
+  ].sort((a, b) => compareKeys(a.at, b.at));
+  const versions: number[] = plan.saves.map(() => 0);
+  let placeholders = false;
+  try {
+    for (const step of steps) {
+      const { at } = step;
+      const key = [at.slug, at.accountId, at.scope, at.userId, at.key];
+      let same: boolean;
+      if (step.in === 'checks') {
+        const expected = plan.checks[step.index]!.version;
+        if (expected > 0) {
+          const { rows } = await tx.query(`SELECT version FROM storage WHERE ${WHERE_KEY} FOR UPDATE`, key);
+          same = rows[0] !== undefined && versionOf(rows[0].version) === expected;
+        } else {
+          same = await holdAbsent(tx, key);
+          placeholders = true;
+        }
+      } else {
+        const save = plan.saves[step.index]!;
+        const value = save.value === undefined ? undefined : JSON.stringify(save.value);
+        const { expected } = save;
+        let rows: Record<string, unknown>[];
+        if (value === undefined && expected === 0) {
+          // Deleting a key read as absent changes nothing, but it must still be absent.
+          same = await holdAbsent(tx, key);
+          placeholders = true;
+          rows = [];
+        } else if (value === undefined) {
+          ({ rows } = await tx.query(
+            `DELETE FROM storage WHERE ${WHERE_KEY}${expected === undefined ? '' : ' AND version = $6'} RETURNING 0 AS version`,
+            expected === undefined ? key : [...key, expected],
+          ));
+          same = expected === undefined || rows.length === 1;
+        } else if (expected === undefined) {
+          ({ rows } = await tx.query(
+            `${INSERT} VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+             ${ON_KEY} DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()
+             RETURNING version`,
+            [...key, value],
+          ));
+          same = true;
+        } else if (expected === 0) {
+          ({ rows } = await tx.query(
+            `${INSERT} VALUES ($1, $2, $3, $4, $5, $6::jsonb) ${ON_KEY} DO NOTHING RETURNING version`,
+            [...key, value],
+          ));
+          same = rows.length === 1;
+        } else {
+          ({ rows } = await tx.query(
+            `UPDATE storage SET value = $6::jsonb, version = nextval('storage_versions'), updated_at = now()
+             WHERE ${WHERE_KEY} AND version = $7 RETURNING version`,
+            [...key, value, expected],
+          ));
+          same = rows.length === 1;
+        }
+        if (rows[0] !== undefined) versions[step.index] = versionOf(rows[0].version);
+      }
+      if (!same) return { ok: false, changed: { in: step.in, index: step.index } };
+    }
+    if (placeholders) {
+      // This transaction's own placeholders: no committed row ever has version 0.
+      await tx.query('DELETE FROM storage WHERE integration_slug = $1 AND account_id = $2 AND version = 0', [
+        steps[0]!.at.slug,
+        steps[0]!.at.accountId,
+      ]);
+    }
+  } catch (error) {
+    // PostgreSQL broke a deadlock by failing this transaction: another commit took these rows.
+    const first = steps[0];
+    if ((error as { code?: unknown }).code === '40P01' && first !== undefined) {
+      return { ok: false, changed: { in: first.in, index: first.index } };
+    }
+    throw error;
+  }
+  return { ok: true, versions };
+}
+
+// An uncommitted row of version 0 where the key is absent: another call's insert of it now waits
+// for this transaction. False when the key exists (or another call inserted it first).
+async function holdAbsent(tx: Queryable, key: unknown[]): Promise<boolean> {
+  const { rows } = await tx.query(
+    `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value, version)
+     VALUES ($1, $2, $3, $4, $5, 'null'::jsonb, 0) ${ON_KEY} DO NOTHING RETURNING 1 AS held`,
+    key,
+  );
+  return rows.length === 1;
+}
+
+function compareKeys(a: StoredKey, b: StoredKey): number {
+  const left = `${a.scope}\n${a.userId}\n${a.key}`;
+  const right = `${b.scope}\n${b.userId}\n${b.key}`;
+  return left < right ? -1 : left > right ? 1 : 0;
 }

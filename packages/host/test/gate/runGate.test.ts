@@ -91,10 +91,10 @@ describe('a clean project', () => {
     expect(npmrc).toContain('ignore-scripts=true\n');
     const lock = JSON.parse(await readFile(join(projectDir, 'package-lock.json'), 'utf8'));
     expect(lock.packages['node_modules/@platform/sdk'].resolved).toBe(
-      `${registry.url}@platform/sdk/-/sdk-0.4.0.tgz`,
+      `${registry.url}@platform/sdk/-/sdk-0.5.0.tgz`,
     );
     expect(logOf(result, 'install')).toContain(
-      `@platform/sdk@0.4.0: from ${registry.url}, integrity matches`,
+      `@platform/sdk@0.5.0: from ${registry.url}, integrity matches`,
     );
     expect(existsSync(join(projectDir, 'node_modules/@platform/sdk/package.json'))).toBe(true);
   });
@@ -343,7 +343,7 @@ describe('install', () => {
         check: 'install',
         code: 'install.integrity',
         file: 'package-lock.json',
-        message: `package-lock.json pins @platform/sdk@0.4.0 with integrity ${pinned}, but the host's registry serves ${served}`,
+        message: `package-lock.json pins @platform/sdk@0.5.0 with integrity ${pinned}, but the host's registry serves ${served}`,
         hint: expect.stringMatching(/^Run `npm install`/),
       }),
     ]);

@@ -55,8 +55,10 @@ export class IntegrationRequestError extends Error {
 
 /**
  * Every rejection of `useIntegrationAction()`: the actions route's code (`action_not_found`,
- * `invalid_input` with `issues`, `rate_limited`, `handler_error`), or `network_error` /
- * `invalid_response` assigned by the client.
+ * `invalid_input` with `issues`, `rate_limited`, `conflict` (409: another call changed the stored
+ * data this one read; retry it), `handler_error`), or `network_error` / `invalid_response` assigned
+ * by the client. `status` is the HTTP status: a `handler_error` from
+ * a `PublicActionError` carries its 4xx (400 unless the handler chose another, e.g. 409).
  * @example
  * onError: (error) => { if (error.code === 'invalid_input') showIssues(error.issues ?? []); }
  */

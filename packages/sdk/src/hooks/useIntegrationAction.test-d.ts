@@ -6,6 +6,7 @@ import {
   useIntegrationAction,
 } from '@platform/sdk/hooks';
 import { defineIntegration } from '@platform/sdk/integration';
+import type { ActionErrorCode } from '@platform/sdk/runtime';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
@@ -90,5 +91,13 @@ describe('fetchIntegrationStorage types', () => {
     expectTypeOf(values).toEqualTypeOf<{ settings: unknown; 'cache/notes': unknown }>();
     // @ts-expect-error only requested keys are there
     values.activation;
+  });
+});
+
+describe('IntegrationActionError codes', () => {
+  it('know the route codes, conflict among them', () => {
+    expectTypeOf<ActionErrorCode>().toEqualTypeOf<
+      'action_not_found' | 'invalid_input' | 'rate_limited' | 'conflict' | 'handler_error'
+    >();
   });
 });

@@ -99,7 +99,10 @@ describe('useIntegrationAction', () => {
   it.each([
     ['action_not_found', 404, 'Unknown action "create-note".'],
     ['rate_limited', 429, 'Too many requests; retry in 30 seconds.'],
+    ['conflict', 409, 'Another call changed the same stored data; retry the call.'],
     ['handler_error', 500, 'Action failed.'],
+    // A PublicActionError with { status: 409 }: the widget can branch on the status.
+    ['handler_error', 409, 'Connect Acme first.'],
   ])('rejects with %s and status %i as the route answered', async (code, status, message) => {
     const error = await rejectionOf([
       { match: ROUTE, respond: answer(status, { ok: false, error: { code, message } }) },

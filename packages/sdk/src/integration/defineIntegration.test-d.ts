@@ -3,6 +3,8 @@ import {
   defineIntegration,
   type IntegrationContext,
   type PartnerActionDeclaration,
+  type WebhookReply,
+  type WebhookRequest,
 } from '@platform/sdk/integration';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -35,6 +37,16 @@ describe('defineIntegration types', () => {
             // @ts-expect-error the value must match the key's schema
             await ctx.storage.account.set('settings', { workspace: 1 });
             await ctx.storage.account.set('settings', { workspace: 'w' });
+            expectTypeOf(
+              await ctx.storage.account.update('cache/notes', (notes) => {
+                expectTypeOf(notes).toEqualTypeOf<string[] | undefined>();
+                return [...(notes ?? []), 'n'];
+              }),
+            ).toEqualTypeOf<string[] | undefined>();
+            await ctx.storage.user.update('preferences', async () => undefined);
+            // @ts-expect-error update's fn returns a value of the key's schema
+            await ctx.storage.account.update('settings', () => ({ workspace: 1 }));
+            expectTypeOf(ctx.checkpoint).toEqualTypeOf<() => Promise<void>>();
             return null;
           },
         },
@@ -113,6 +125,52 @@ describe('defineIntegration types', () => {
             expectTypeOf(input).toEqualTypeOf<{ q: string }>();
             return [];
           },
+        },
+      ],
+    });
+  });
+
+  it("types a webhook handler's request and its reply's payload and request", () => {
+    defineIntegration({
+      slug: 'acme-notes',
+      storage: { account: { cursor: z.string() } },
+      webhooks: [
+        {
+          id: 'slack-events',
+          payloadSchema: z.object({ type: z.string(), challenge: z.string().optional() }),
+          reply: (payload, request) => {
+            expectTypeOf(payload).toEqualTypeOf<{ type: string; challenge?: string | undefined }>();
+            expectTypeOf(request).toEqualTypeOf<WebhookRequest>();
+            expectTypeOf(request.headers).toEqualTypeOf<Readonly<Record<string, string>>>();
+            return payload.challenge === undefined ? undefined : { body: { challenge: payload.challenge } };
+          },
+          handler: async (ctx, payload, request) => {
+            expectTypeOf(payload.type).toEqualTypeOf<string>();
+            expectTypeOf(request.rawBody).toEqualTypeOf<string>();
+            expectTypeOf(request.contentType).toEqualTypeOf<string | undefined>();
+            await ctx.storage.account.set('cursor', request.headers['x-github-event'] ?? '');
+          },
+        },
+        {
+          id: 'async-reply',
+          payloadSchema: z3.object({ n: z3.number() }),
+          reply: async (payload) => {
+            expectTypeOf(payload).toEqualTypeOf<{ n: number }>();
+            return { status: 202 } satisfies WebhookReply;
+          },
+          handler: async () => {},
+        },
+      ],
+    });
+    defineIntegration({
+      slug: 'acme-notes',
+      webhooks: [
+        {
+          id: 'bad-reply',
+          payloadSchema: z.object({}),
+          // @ts-expect-error a reply returns a WebhookReply or undefined
+          reply: () => 'challenge',
+          handler: async () => {},
         },
       ],
     });

@@ -6,15 +6,35 @@ export const RUNTIME_ERROR_CODES = {
   machineActorStorage: 'MACHINE_ACTOR_STORAGE',
   noRecordedResponse: 'NO_RECORDED_RESPONSE',
   oauthConnectionRefused: 'OAUTH_CONNECTION_REFUSED',
+  storageConflict: 'STORAGE_CONFLICT',
+  vendorHttp: 'VENDOR_HTTP_ERROR',
 } as const;
+
+/** Options of a {@link PublicActionError}: `status` is the 4xx the action answers with (default 400). */
+export interface PublicActionErrorOptions extends ErrorOptions {
+  readonly status?: number;
+}
 
 /**
  * Thrown by an action handler to show its message to the caller: the production host returns it
- * verbatim under `handler_error` (the harness still answers `Action failed.`).
- * @example throw new PublicActionError('That note was deleted. Refresh and try again.');
+ * verbatim under `handler_error`, with `status` (a 4xx, default 400; the harness answers the same
+ * status but still says `Action failed.`).
+ * @example throw new PublicActionError('Connect your Acme account first.', { status: 409 });
  */
 export class PublicActionError extends Error {
   override readonly name = 'PublicActionError';
+  readonly status: number;
+
+  constructor(message?: string, options?: PublicActionErrorOptions) {
+    const status = options?.status ?? 400;
+    if (!Number.isInteger(status) || status < 400 || status > 499) {
+      throw new TypeError(
+        `PublicActionError status must be an integer from 400 to 499 (a client error the caller can act on); got ${String(status)}. Leave it out for 400.`,
+      );
+    }
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.status = status;
+  }
 }
 
 /** A storage key that is not declared, a write failing the key's schema, or stored data that no longer matches it. */
@@ -30,6 +50,27 @@ export class StorageValidationError extends Error {
     this.scope = scope;
     this.key = key;
     this.hint = hint;
+  }
+}
+
+/**
+ * Another call changed a storage key this call read, between the read and this call's commit (or
+ * `ctx.checkpoint()`): nothing of that commit was written. The whole call may be retried; the
+ * host answers an action with `conflict` (409) and retries a webhook delivery or schedule run.
+ */
+export class StorageConflictError extends Error {
+  override readonly name = 'StorageConflictError';
+  readonly code = RUNTIME_ERROR_CODES.storageConflict;
+  readonly scope: 'account' | 'user';
+  readonly key: string;
+
+  constructor(scope: 'account' | 'user', key: string, message?: string) {
+    super(
+      message ??
+        `ctx.storage.${scope} "${key}" was changed by another call after this call read it, so this call's writes were not saved; the call may be retried`,
+    );
+    this.scope = scope;
+    this.key = key;
   }
 }
 

@@ -12,10 +12,29 @@ export {
   OAuthConnectionRefusedError,
   type OAuthRefusalCode,
   PublicActionError,
+  type PublicActionErrorOptions,
   RUNTIME_ERROR_CODES,
   SecretAccessError,
+  StorageConflictError,
   StorageValidationError,
 } from './errors.js';
+export {
+  createVendorClient,
+  isVendorHttpError,
+  type VendorClient,
+  type VendorClientContext,
+  type VendorClientOptions,
+  type VendorCursorPagination,
+  VendorHttpError,
+  type VendorHttpErrorInit,
+  type VendorLinkPagination,
+  type VendorMethod,
+  type VendorPagePagination,
+  type VendorPaginateOptions,
+  type VendorQuery,
+  type VendorRequestOptions,
+  type VendorRetryOptions,
+} from './http/index.js';
 export type {
   ActionConstraint,
   Actor,
@@ -42,3 +61,4 @@ export type {
   WebhookConstraint,
   WidgetDeclaration,
 } from './types.js';
+export type { WebhookJson, WebhookReply, WebhookRequest } from './webhookRequest.js';

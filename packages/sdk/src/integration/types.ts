@@ -1,4 +1,5 @@
 import type { StandardSchemaV1, WebhookSignature } from '@platform/integration-schema';
+import type { WebhookReply, WebhookRequest } from './webhookRequest.js';
 
 /** Any Standard Schema: zod 3 (>= 3.25.76), zod 4, or another library implementing `~standard`. */
 export type AnySchema = StandardSchemaV1;
@@ -32,6 +33,21 @@ export interface StorageScope<M> {
   /** Validates the value against the key's schema, then stores it. */
   set<K extends keyof M & string>(key: K, value: SchemaInput<M[K]>): Promise<void>;
   delete<K extends keyof M & string>(key: K): Promise<void>;
+  /**
+   * Read-modify-write of one key: reads it (validated, `undefined` when unset), calls `fn` with it,
+   * then stores what `fn` returns (validated as `set` does) or deletes the key when `fn` returns
+   * `undefined`; answers the new value. The read is tracked: if another call changes the key
+   * before this call's writes are saved, they are not saved and the call fails with
+   * `StorageConflictError` (the host retries webhook deliveries and schedule runs; actions answer
+   * `conflict`, 409). Keys a call only writes, never reads, are blind writes: the last save wins.
+   * @example await ctx.storage.account.update('sync_state/deleted-ids', (ids = []) => [...ids, payload.id]);
+   */
+  update<K extends keyof M & string>(
+    key: K,
+    fn: (
+      current: SchemaOutput<M[K]> | undefined,
+    ) => SchemaInput<M[K]> | undefined | Promise<SchemaInput<M[K]> | undefined>,
+  ): Promise<SchemaOutput<M[K]> | undefined>;
 }
 
 /** Who a call runs for: a signed-in user, or the host itself (webhooks, schedules). */
@@ -67,6 +83,21 @@ export interface IntegrationContext<S = StorageDeclaration> {
   readonly secrets: Secrets;
   readonly logger: Logger;
   readonly actor: Actor;
+  /**
+   * Saves the storage and secret writes made so far, under the same rule as the save at the end
+   * (every key this call read must be unchanged, else `StorageConflictError` and nothing is
+   * saved), and goes on. A call's writes are all-or-nothing by default: a handler that throws or
+   * runs out of time keeps nothing. With checkpoints, what was saved at the last checkpoint is
+   * kept and only the writes after it are discarded, so a long sync keeps its progress.
+   * @example for (const page of pages) { await ctx.storage.account.set('sync_state/cursor', page.next); await ctx.checkpoint(); }
+   */
+  checkpoint(): Promise<void>;
+  /**
+   * Milliseconds left of this call's time budget (`Infinity` when none is known, as in the
+   * harness): wait or start slow work only when it fits, so the call answers before it is stopped.
+   * @example if (ctx.remainingMs() < 5_000) return { done: false, cursor };
+   */
+  remainingMs(): number;
 }
 
 /** The argument of `onTokens`. */
@@ -160,6 +191,7 @@ export interface WebhookConstraint {
   readonly description?: string;
   readonly payloadSchema: AnySchema;
   readonly signature?: WebhookSignature;
+  readonly reply?: unknown;
   readonly handler: unknown;
 }
 export interface ToolConstraint {
@@ -186,8 +218,10 @@ export type ActionsOf<A, S> = {
 export type WebhooksOf<W, S> = {
   [K in keyof W]: {
     [P in keyof W[K]]: P extends 'handler'
-      ? (ctx: IntegrationContext<S>, payload: PayloadOf<W[K]>) => MaybePromise<void>
-      : W[K][P];
+      ? (ctx: IntegrationContext<S>, payload: PayloadOf<W[K]>, request: WebhookRequest) => MaybePromise<void>
+      : P extends 'reply'
+        ? (payload: PayloadOf<W[K]>, request: WebhookRequest) => MaybePromise<WebhookReply | undefined>
+        : W[K][P];
   };
 };
 export type ToolsOf<T, S> = {
@@ -241,6 +275,7 @@ export interface AnyIntegrationDefinition {
     readonly description?: string;
     readonly payloadSchema: AnySchema;
     readonly signature?: WebhookSignature;
+    readonly reply?: AnyHandler;
     readonly handler: AnyHandler;
   }[];
   readonly schedules?: readonly {

@@ -25,3 +25,11 @@ export function toDevError(thrown: unknown): DevError {
 export function isPublicActionError(thrown: unknown): thrown is Error {
   return isErrorNamed(thrown, 'PublicActionError');
 }
+
+/** A `PublicActionError`'s status when it is a 4xx (its class checks that), else 400: another copy of the sdk may have none. */
+export function publicActionStatus(thrown: Error): number {
+  const status: unknown = (thrown as { status?: unknown }).status;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 499
+    ? status
+    : 400;
+}

@@ -35,11 +35,11 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffe
 
 export async function hmac(
   algorithm: HmacAlgorithm,
-  secret: string,
+  secret: Uint8Array<ArrayBuffer>,
   message: Uint8Array<ArrayBuffer>,
 ): Promise<Uint8Array> {
   const hash = HASHES[algorithm].name;
-  const key = await globalThis.crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash }, false, [
+  const key = await globalThis.crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash }, false, [
     'sign',
   ]);
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, message));

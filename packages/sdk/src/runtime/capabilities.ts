@@ -55,4 +55,10 @@ export interface Capabilities {
     set(name: string, value: string): Promise<void>;
   };
   log(entry: LogEntry): void;
+  /**
+   * Saves the call's storage and secret writes so far under the conflict rule of
+   * `storageTransaction.ts` (every key the call read still has the version it read); throws
+   * `StorageConflictError` and saves nothing on a conflict. Later writes build on what it saved.
+   */
+  checkpoint(): Promise<void>;
 }

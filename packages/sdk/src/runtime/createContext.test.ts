@@ -566,3 +566,25 @@ describe('ctx.actor and ctx itself', () => {
     expect(Object.isFrozen(ctx.logger)).toBe(true);
   });
 });
+
+describe('ctx.remainingMs', () => {
+  const at = (deadline?: number) =>
+    createContext({
+      definition: { slug: 'acme-notes' },
+      capabilities: createMemoryCapabilities(),
+      actor: USER,
+      ...(deadline === undefined ? {} : { deadline }),
+    });
+
+  it('counts down to the deadline and stops at 0', () => {
+    const left = at(Date.now() + 60_000).remainingMs();
+    expect(left).toBeGreaterThan(50_000);
+    expect(left).toBeLessThanOrEqual(60_000);
+    expect(at(Date.now() - 5_000).remainingMs()).toBe(0);
+  });
+
+  it('is Infinity without a deadline', () => {
+    expect(at().remainingMs()).toBe(Number.POSITIVE_INFINITY);
+    expect(at(Number.NaN).remainingMs()).toBe(Number.POSITIVE_INFINITY);
+  });
+});

@@ -714,6 +714,36 @@ describe('ctx.fetch', () => {
     expect(capabilities.state.requests.map((request) => request.url)).toEqual(['https://api.acme.com/x']);
   });
 
+  it('sends User-Agent platform-integration/<slug> unless the request sets its own, on every hop', async () => {
+    const capabilities = createMemoryCapabilities({
+      fetch: async (request) =>
+        request.url.endsWith('/go')
+          ? toCapabilityResponse(redirect(302, 'https://api.acme.com/x'))
+          : toCapabilityResponse(ok('x')),
+    });
+    const definition = defineIntegration({ slug: 'acme-notes', egress: ['https://api.acme.com'] });
+    const ctx = createContext({ definition, capabilities, actor: { kind: 'machine', accountId: 'a' } });
+    await ctx.fetch('https://api.acme.com/go');
+    await ctx.fetch('https://api.acme.com/x', { headers: { 'User-Agent': 'acme-bot/1.2' } });
+    await ctx.fetch(new Request('https://api.acme.com/x', { headers: { 'user-agent': 'from-request' } }));
+    expect(
+      capabilities.state.requests.map((request) =>
+        request.headers.filter(([name]) => name.toLowerCase() === 'user-agent').map(([, value]) => value),
+      ),
+    ).toEqual([
+      ['platform-integration/acme-notes'],
+      ['platform-integration/acme-notes'],
+      ['acme-bot/1.2'],
+      ['from-request'],
+    ]);
+  });
+
+  it('sends no User-Agent of its own when createGuestFetch is given none', async () => {
+    const { fetch, seen } = scripted(['https://api.acme.com'], { 'https://api.acme.com/x': ok('x') });
+    await fetch('https://api.acme.com/x');
+    expect(seen[0]?.headers).toEqual([]);
+  });
+
   it('refuses everything for a definition without egress', async () => {
     const capabilities = createMemoryCapabilities();
     const ctx = createContext({

@@ -8,6 +8,8 @@ export interface GuestFetchOptions {
   readonly capabilities: Capabilities;
   /** Redirect hops followed before giving up. Default 5. */
   readonly maxRedirects?: number;
+  /** Sent as `User-Agent` when a request sets none (vendors such as GitHub refuse requests without one). */
+  readonly userAgent?: string;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -21,8 +23,9 @@ function withoutFragment(url: string): string {
 
 /**
  * The `ctx.fetch` partner code calls: checks the URL and every redirect target against egress,
- * then sends each hop through the `fetch` capability (which enforces egress again, host side).
- * @example const fetch = createGuestFetch({ egress: ['https://api.acme.com'], capabilities });
+ * then sends each hop through the `fetch` capability (which enforces egress again, host side),
+ * with `userAgent` as `User-Agent` unless the request has its own.
+ * @example const fetch = createGuestFetch({ egress: ['https://api.acme.com'], capabilities, userAgent: 'platform-integration/acme-notes' });
  */
 export function createGuestFetch(options: GuestFetchOptions) {
   const maxRedirects = options.maxRedirects ?? 5;
@@ -36,6 +39,9 @@ export function createGuestFetch(options: GuestFetchOptions) {
     let url = withoutFragment(request.url);
     let method = request.method;
     let headers: (readonly [string, string])[] = [...request.headers];
+    if (options.userAgent !== undefined && !request.headers.has('user-agent')) {
+      headers.push(['user-agent', options.userAgent]);
+    }
     let body: string | null =
       request.body === null ? null : bytesToBase64(new Uint8Array(await request.arrayBuffer()));
 

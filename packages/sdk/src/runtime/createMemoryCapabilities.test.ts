@@ -180,3 +180,42 @@ describe('log', () => {
     ]);
   });
 });
+
+describe('openCall: one call as the host runs it', () => {
+  it('holds storage and secret writes until commit; reads see them meanwhile', async () => {
+    const memory = createMemoryCapabilities({ secrets: { global: { ADMIN_KEY: 'a' } } });
+    const call = memory.openCall();
+    await call.storage.set('account', 'settings', { on: true });
+    await call.secrets.set('TOKEN', 't1');
+    expect(await call.storage.get('account', 'settings')).toEqual({ on: true });
+    expect(await call.secrets.get('TOKEN')).toBe('t1');
+    expect(memory.state.storage.account.has('settings')).toBe(false);
+    expect(memory.state.secrets.account.has('TOKEN')).toBe(false);
+    await expect(call.secrets.set('ADMIN_KEY', 'x')).rejects.toBeInstanceOf(SecretAccessError);
+    await call.commit();
+    expect(memory.state.storage.account.get('settings')).toEqual({ on: true });
+    expect(memory.state.secrets.account.get('TOKEN')).toBe('t1');
+  });
+
+  it('a call never committed leaves nothing; a direct write meanwhile makes a reader conflict', async () => {
+    const memory = createMemoryCapabilities({ storage: { account: { n: 1 } } });
+    const abandoned = memory.openCall();
+    await abandoned.storage.set('account', 'n', 2);
+    const reader = memory.openCall();
+    expect(await reader.storage.get('account', 'n')).toBe(1);
+    await memory.storage.set('account', 'n', 3);
+    await reader.storage.set('account', 'n', 4);
+    await expect(reader.commit()).rejects.toMatchObject({ name: 'StorageConflictError', key: 'n' });
+    expect(reader.conflict?.key).toBe('n');
+    expect(memory.state.storage.account.get('n')).toBe(3);
+  });
+
+  it('counts a direct edit of the state (a test seeding it) as a change', async () => {
+    const memory = createMemoryCapabilities({ storage: { account: { n: 1 } } });
+    const reader = memory.openCall();
+    await reader.storage.get('account', 'n');
+    memory.state.storage.account.set('n', 7);
+    await reader.storage.set('account', 'n', 2);
+    await expect(reader.commit()).rejects.toMatchObject({ name: 'StorageConflictError' });
+  });
+});

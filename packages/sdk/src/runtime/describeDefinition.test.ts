@@ -20,6 +20,12 @@ describe('describeDefinition', () => {
           signature: { header: 'X-Sig', secretName: 'HOOK', scheme: { format: 'digest' } },
           handler: async () => {},
         },
+        {
+          id: 'challenge',
+          payloadSchema: z.object({}),
+          reply: () => ({ body: 'ok' }),
+          handler: async () => {},
+        },
       ],
       schedules: [{ id: 'nightly', cron: '0 3 * * *', handler: async () => {} }],
       oauth: {
@@ -41,7 +47,9 @@ describe('describeDefinition', () => {
         {
           id: 'note-created',
           signature: { header: 'X-Sig', secretName: 'HOOK', scheme: { format: 'digest' } },
+          hasReply: false,
         },
+        { id: 'challenge', hasReply: true },
       ],
       schedules: [{ id: 'nightly', cron: '0 3 * * *' }],
       tools: [],

@@ -13,6 +13,8 @@ export interface DefinitionManifest {
     readonly id: string;
     readonly description?: string;
     readonly signature?: WebhookSignature;
+    /** Declares a synchronous `reply` (absent in manifests stored before 0.5: no reply). */
+    readonly hasReply?: boolean;
   }[];
   readonly schedules: readonly {
     readonly id: string;
@@ -58,10 +60,11 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
         name,
         description: action.description,
       })),
-      webhooks: (definition.webhooks ?? []).map(({ id, description, signature }) => ({
+      webhooks: (definition.webhooks ?? []).map(({ id, description, signature, reply }) => ({
         id,
         description,
         signature,
+        hasReply: typeof reply === 'function',
       })),
       schedules: (definition.schedules ?? []).map(({ id, cron, description }) => ({ id, cron, description })),
       tools: (definition.tools ?? []).map(({ name, description }) => ({ name, description })),

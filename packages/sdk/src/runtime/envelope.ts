@@ -5,6 +5,8 @@ export const ACTION_ERROR_STATUS = {
   action_not_found: 404,
   invalid_input: 400,
   rate_limited: 429,
+  /** Another call changed stored data this call read (`StorageConflictError`): retry the call. */
+  conflict: 409,
   handler_error: 500,
 } as const;
 
@@ -12,6 +14,9 @@ export type ActionErrorCode = keyof typeof ACTION_ERROR_STATUS;
 
 /** The message every non-public handler failure answers with. */
 export const ACTION_FAILED_MESSAGE = 'Action failed.';
+
+/** The message of `conflict`, the same in production and in the harness. */
+export const STORAGE_CONFLICT_MESSAGE = 'Another call changed the same stored data; retry the call.';
 
 export interface DevError {
   readonly message: string;
@@ -24,6 +29,11 @@ export interface ActionError {
   readonly issues?: readonly ValidationIssue[];
   /** Harness only; production never sends it. */
   readonly devError?: DevError;
+  /**
+   * `handler_error` from a `PublicActionError`: its 4xx status. Routes answer with
+   * `actionErrorStatus()` (which never trusts it beyond 400-499) and do not send it in the body.
+   */
+  readonly status?: number;
 }
 
 /** What the actions route answers with. */

@@ -3,6 +3,7 @@ export {
   resolveScheme as resolveSignatureScheme,
 } from './_signatureScheme.js';
 export type { ValidationIssue } from './_validate.js';
+export { actionErrorResponse, actionErrorStatus } from './actionErrorResponse.js';
 export {
   type Capabilities,
   type CapabilityFetchRequest,
@@ -23,7 +24,9 @@ export {
   deliverWebhook,
   type ParsedWebhookPayload,
   parseWebhookPayload,
+  replyToWebhook,
   type WebhookErrorCode,
+  type WebhookReplyResult,
 } from './deliverWebhook.js';
 export { type DefinitionManifest, describeDefinition } from './describeDefinition.js';
 export {
@@ -35,6 +38,7 @@ export {
   type DevError,
   type RunError,
   type RunResult,
+  STORAGE_CONFLICT_MESSAGE,
 } from './envelope.js';
 export { type InvokeActionOptions, invokeAction } from './invokeAction.js';
 export {
@@ -63,8 +67,41 @@ export {
 export { type SignWebhookPayloadInput, signWebhookPayload } from './signWebhookPayload.js';
 export { parseStorageRouteQuery, type StorageRouteQuery } from './storageRouteQuery.js';
 export {
+  createJsonVersions,
+  createStorageTransaction,
+  type JsonStorageState,
+  type JsonVersions,
+  jsonCommitTarget,
+  type StorageCheck,
+  type StorageCommitPlan,
+  type StorageCommitResult,
+  type StorageCommitTarget,
+  type StorageRef,
+  type StorageTransaction,
+  type StorageTransactionOptions,
+  type StorageWrite,
+  type VersionedValue,
+} from './storageTransaction.js';
+export {
   type VerifyWebhookSignatureInput,
   verifyWebhookSignature,
   type WebhookHeaders,
   type WebhookVerification,
 } from './verifyWebhookSignature.js';
+export {
+  type CheckedWebhookReply,
+  checkWebhookReply,
+  WEBHOOK_REPLY_LIMITS,
+  type WebhookReplyResponse,
+} from './webhookReply.js';
+export {
+  isCredentialHeader,
+  type ParsedWebhookBody,
+  parseWebhookBody,
+  toWebhookRequest,
+  WEBHOOK_HEADER_LIMITS,
+  type WebhookRequestInit,
+  webhookBodyKind,
+  webhookFormBody,
+  webhookHeaderView,
+} from './webhookRequest.js';

@@ -1,6 +1,11 @@
 import type { StandardSchemaV1 } from '@platform/integration-schema';
-import { defineIntegration, PublicActionError } from '@platform/sdk/integration';
-import { ACTION_ERROR_STATUS, invokeAction } from '@platform/sdk/runtime';
+import { createVendorClient, defineIntegration, PublicActionError } from '@platform/sdk/integration';
+import {
+  ACTION_ERROR_STATUS,
+  actionErrorResponse,
+  actionErrorStatus,
+  invokeAction,
+} from '@platform/sdk/runtime';
 import { createMockContext } from '@platform/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -143,7 +148,7 @@ describe.each(majors)('invokeAction with $name schemas', ({ schemas }) => {
     const envelope = await invokeAction(definition, 'public-failure', '{}', ctx, { mode: 'production' });
     expect(envelope).toEqual({
       ok: false,
-      error: { code: 'handler_error', message: 'That note was archived. Restore it first.' },
+      error: { code: 'handler_error', message: 'That note was archived. Restore it first.', status: 400 },
     });
   });
 
@@ -236,6 +241,131 @@ describe('invokeAction edge cases', () => {
     expect(envelope).toMatchObject({
       ok: false,
       error: { message: 'Action failed.', devError: { message: 'non-error thrown: "plain string"' } },
+    });
+  });
+});
+
+describe('PublicActionError status', () => {
+  const definition = defineIntegration({
+    slug: 'acme',
+    egress: ['https://api.acme.test'],
+    actions: {
+      'connect-first': {
+        description: 'Needs a connection',
+        input: z.object({}),
+        handler: async () => {
+          throw new PublicActionError('Connect first', { status: 409 });
+        },
+      },
+      forged: {
+        description: 'An error named PublicActionError with a 5xx status (another copy, or a forgery)',
+        input: z.object({}),
+        handler: async () => {
+          throw Object.assign(new Error('Forged'), { name: 'PublicActionError', status: 503 });
+        },
+      },
+    },
+  });
+
+  it('is checked at construction: 400 by default, 4xx only', () => {
+    expect(new PublicActionError('x').status).toBe(400);
+    expect(new PublicActionError('x', { status: 422 }).status).toBe(422);
+    for (const status of [500, 399, 200, 404.5, Number.NaN]) {
+      expect(() => new PublicActionError('x', { status })).toThrow(
+        `PublicActionError status must be an integer from 400 to 499 (a client error the caller can act on); got ${status}. Leave it out for 400.`,
+      );
+    }
+    const cause = new Error('root');
+    expect(new PublicActionError('x', { cause }).cause).toBe(cause);
+  });
+
+  it('travels in the envelope in both modes; the harness still says Action failed.', async () => {
+    const ctx = createMockContext(definition);
+    expect(await invokeAction(definition, 'connect-first', '{}', ctx, { mode: 'production' })).toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: 'Connect first', status: 409 },
+    });
+    expect(await invokeAction(definition, 'connect-first', '{}', ctx, { mode: 'harness' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'handler_error',
+        message: 'Action failed.',
+        status: 409,
+        devError: { message: 'Connect first' },
+      },
+    });
+  });
+
+  it('falls back to 400 for a status outside 4xx', async () => {
+    const envelope = await invokeAction(definition, 'forged', '{}', createMockContext(definition), {
+      mode: 'production',
+    });
+    expect(envelope).toEqual({ ok: false, error: { code: 'handler_error', message: 'Forged', status: 400 } });
+  });
+
+  it('a route answers the 4xx of a handler_error only, and sends no status in the body', () => {
+    expect(actionErrorStatus({ code: 'handler_error', status: 409 })).toBe(409);
+    expect(actionErrorStatus({ code: 'handler_error' })).toBe(500);
+    for (const forged of [503, 200, 302, 600, 404.5, '409' as never]) {
+      expect(actionErrorStatus({ code: 'handler_error', status: forged })).toBe(500);
+    }
+    expect(actionErrorStatus({ code: 'invalid_input', status: 409 })).toBe(400);
+    expect(actionErrorStatus({ code: 'no_such_code' as never })).toBe(500);
+    expect(actionErrorStatus({ code: 'toString' as never })).toBe(500);
+    expect(actionErrorResponse({ code: 'handler_error', message: 'Connect first', status: 409 })).toEqual({
+      status: 409,
+      body: { ok: false, error: { code: 'handler_error', message: 'Connect first' } },
+    });
+  });
+});
+
+describe('a vendor error in an action', () => {
+  const definition = defineIntegration({
+    slug: 'acme',
+    egress: ['https://api.acme.test'],
+    actions: {
+      'create-issue': {
+        description: 'The vendor refuses the request',
+        input: z.object({}),
+        handler: async (ctx) => {
+          const acme = createVendorClient(ctx, { name: 'Acme', baseUrl: 'https://api.acme.test' });
+          return acme.json('POST', '/issues', { json: { title: '' }, query: { access_token: 'tok-123' } });
+        },
+      },
+    },
+  });
+  const refusing = () =>
+    createMockContext(definition, {
+      fetchHandlers: [
+        {
+          match: 'POST /issues',
+          respond: () => Response.json({ message: 'Validation Failed', field: 'title' }, { status: 422 }),
+        },
+      ],
+    });
+
+  it("is logged with the vendor's status and message, token redacted; the caller gets Action failed.", async () => {
+    const ctx = refusing();
+    const envelope = await invokeAction(definition, 'create-issue', '{}', ctx, { mode: 'production' });
+    expect(envelope).toEqual({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    const line = ctx.mock.logs.find((entry) => entry.level === 'error')?.message;
+    expect(line).toBe(
+      'action "create-issue" failed: VendorHttpError: Acme answered 422 Unprocessable Entity to POST https://api.acme.test/issues?...: {"message":"Validation Failed","field":"title"}',
+    );
+    expect(JSON.stringify(ctx.mock.logs)).not.toContain('tok-123');
+  });
+
+  it("shows the vendor's answer in the harness devError", async () => {
+    const envelope = await invokeAction(definition, 'create-issue', '{}', refusing(), { mode: 'harness' });
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: {
+        message: 'Action failed.',
+        devError: {
+          message:
+            'Acme answered 422 Unprocessable Entity to POST https://api.acme.test/issues?...: {"message":"Validation Failed","field":"title"}',
+        },
+      },
     });
   });
 });

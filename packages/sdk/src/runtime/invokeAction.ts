@@ -1,12 +1,20 @@
+import { isErrorNamed } from '../integration/errors.js';
 import type { AnyIntegrationDefinition, IntegrationContext } from '../integration/types.js';
-import { errorMessage, isPublicActionError, toDevError } from './_errors.js';
+import { errorMessage, isPublicActionError, publicActionStatus, toDevError } from './_errors.js';
 import { describeIssues, validateWith } from './_validate.js';
-import { ACTION_FAILED_MESSAGE, type ActionEnvelope, type ActionError, type DevError } from './envelope.js';
+import {
+  ACTION_FAILED_MESSAGE,
+  type ActionEnvelope,
+  type ActionError,
+  type DevError,
+  STORAGE_CONFLICT_MESSAGE,
+} from './envelope.js';
 
 export interface InvokeActionOptions {
   /**
    * `production`: a `PublicActionError` message is returned verbatim, never `devError`.
    * `harness`: `Action failed.` for any throw, plus `devError` with message and stack.
+   * In both, a `PublicActionError`'s 4xx `status` (default 400) is set on the error.
    */
   readonly mode: 'production' | 'harness';
 }
@@ -56,10 +64,20 @@ export async function invokeAction(
   try {
     result = await action.handler(ctx, input.value);
   } catch (thrown) {
+    // Not a handler bug: the call ran while another changed what it read; the caller retries.
+    if (isErrorNamed(thrown, 'StorageConflictError')) {
+      ctx.logger.warn(`action "${actionName}" stopped: ${errorMessage(thrown)}`);
+      return failure({ code: 'conflict', message: STORAGE_CONFLICT_MESSAGE });
+    }
     ctx.logger.error(`action "${actionName}" failed: ${errorMessage(thrown)}`);
-    const message =
-      options.mode === 'production' && isPublicActionError(thrown) ? thrown.message : ACTION_FAILED_MESSAGE;
-    return handlerError(message, options, toDevError(thrown));
+    const isPublic = isPublicActionError(thrown);
+    const message = options.mode === 'production' && isPublic ? thrown.message : ACTION_FAILED_MESSAGE;
+    return handlerError(
+      message,
+      options,
+      toDevError(thrown),
+      isPublic ? publicActionStatus(thrown) : undefined,
+    );
   }
 
   let data = result;
@@ -86,8 +104,15 @@ function failure(error: ActionError): ActionEnvelope {
   return { ok: false, error };
 }
 
-function handlerError(message: string, options: InvokeActionOptions, devError: DevError): ActionEnvelope {
+// `status`: a PublicActionError's 4xx, in both modes (the harness answers it too, with its own message).
+function handlerError(
+  message: string,
+  options: InvokeActionOptions,
+  devError: DevError,
+  status?: number,
+): ActionEnvelope {
+  const withStatus = status === undefined ? {} : { status };
   if (options.mode === 'harness')
-    return failure({ code: 'handler_error', message: ACTION_FAILED_MESSAGE, devError });
-  return failure({ code: 'handler_error', message });
+    return failure({ code: 'handler_error', message: ACTION_FAILED_MESSAGE, devError, ...withStatus });
+  return failure({ code: 'handler_error', message, ...withStatus });
 }

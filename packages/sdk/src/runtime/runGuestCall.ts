@@ -2,17 +2,29 @@ import { parseDefinition } from '@platform/integration-schema';
 import type { Actor, AnyIntegrationDefinition, Tokens } from '../integration/types.js';
 import type { Capabilities } from './capabilities.js';
 import { createContext } from './createContext.js';
-import { deliverWebhook, parseWebhookPayload } from './deliverWebhook.js';
+import { deliverWebhook, parseWebhookPayload, replyToWebhook } from './deliverWebhook.js';
 import { describeDefinition } from './describeDefinition.js';
 import { invokeAction } from './invokeAction.js';
 import { runActivate } from './runActivate.js';
 import { runOnTokens } from './runOnTokens.js';
 import { runSchedule } from './runSchedule.js';
+import type { WebhookRequestInit } from './webhookRequest.js';
 
 /** One call into partner code as plain JSON: what an isolated runtime sends into the isolate. */
 export type GuestCall =
   | { readonly op: 'describe' }
-  | { readonly op: 'parseWebhookPayload'; readonly webhookId: string; readonly rawBody: string }
+  | {
+      readonly op: 'parseWebhookPayload';
+      readonly webhookId: string;
+      readonly rawBody: string;
+      readonly contentType?: string;
+    }
+  | {
+      readonly op: 'replyToWebhook';
+      readonly webhookId: string;
+      readonly rawBody: string;
+      readonly request?: WebhookRequestInit;
+    }
   | {
       readonly op: 'invokeAction';
       readonly actor: Actor;
@@ -24,6 +36,7 @@ export type GuestCall =
       readonly actor: Actor;
       readonly webhookId: string;
       readonly rawBody: string;
+      readonly request?: WebhookRequestInit;
     }
   | { readonly op: 'runSchedule'; readonly actor: Actor; readonly scheduleId: string }
   | { readonly op: 'runActivate'; readonly actor: Actor }
@@ -37,7 +50,8 @@ export type GuestCall =
  */
 export async function runGuestCall(
   definition: AnyIntegrationDefinition,
-  call: GuestCall,
+  // `deadline` (ms since the epoch): set by the isolate's prelude from what the runner was told.
+  call: GuestCall & { readonly deadline?: number },
   capabilities: Capabilities,
 ): Promise<unknown> {
   if (call.op === 'describe') {
@@ -45,14 +59,23 @@ export async function runGuestCall(
     if (!parsed.ok) throw parsed.error;
     return describeDefinition(definition);
   }
-  // Validation only: no context, so a payload schema cannot reach storage, secrets or the network.
-  if (call.op === 'parseWebhookPayload') return parseWebhookPayload(definition, call.webhookId, call.rawBody);
-  const ctx = createContext({ definition, capabilities, actor: call.actor });
+  // Validation and replies only: no context, so a payload schema or a reply cannot reach storage,
+  // secrets or the network.
+  if (call.op === 'parseWebhookPayload')
+    return parseWebhookPayload(definition, call.webhookId, call.rawBody, call.contentType);
+  if (call.op === 'replyToWebhook')
+    return replyToWebhook(definition, call.webhookId, call.rawBody, call.request);
+  const ctx = createContext({
+    definition,
+    capabilities,
+    actor: call.actor,
+    ...(typeof call.deadline === 'number' ? { deadline: call.deadline } : {}),
+  });
   switch (call.op) {
     case 'invokeAction':
       return invokeAction(definition, call.actionName, call.rawBody, ctx, { mode: 'production' });
     case 'deliverWebhook':
-      return deliverWebhook(definition, call.webhookId, call.rawBody, ctx);
+      return deliverWebhook(definition, call.webhookId, call.rawBody, ctx, call.request);
     case 'runSchedule':
       return runSchedule(definition, call.scheduleId, ctx);
     case 'runActivate':

@@ -4,6 +4,7 @@ import {
   MachineActorStorageError,
   NoRecordedResponseError,
   SecretAccessError,
+  StorageConflictError,
   StorageValidationError,
 } from '../integration/errors.js';
 import { createMemoryCapabilities } from './createMemoryCapabilities.js';
@@ -36,6 +37,11 @@ describe('runtime errors across a JSON boundary', () => {
     ],
     ['MachineActorStorageError', new MachineActorStorageError(), { code: 'MACHINE_ACTOR_STORAGE' }],
     [
+      'StorageConflictError',
+      new StorageConflictError('account', 'deleted-ids'),
+      { code: 'STORAGE_CONFLICT', scope: 'account', key: 'deleted-ids' },
+    ],
+    [
       'NoRecordedResponseError',
       new NoRecordedResponseError('GET', 'https://api.acme.com/x', 'Add a fixture.'),
       { code: 'NO_RECORDED_RESPONSE', method: 'GET', url: 'https://api.acme.com/x' },
@@ -51,6 +57,15 @@ describe('runtime errors across a JSON boundary', () => {
       expect(rebuilt).toMatchObject(properties);
     });
   }
+
+  it('rebuilds a TypeError (a network failure of the host fetch) as a TypeError', () => {
+    const original = new TypeError('the request to https://api.acme.com/ failed: ECONNRESET');
+    const rebuilt = acrossJson(original) as Error;
+    expect(rebuilt).not.toBe(original);
+    expect(rebuilt).toBeInstanceOf(TypeError);
+    expect(rebuilt.message).toBe(original.message);
+    expect(fromWireError(original)).toBe(original);
+  });
 
   it('keeps the reason of an egress refusal undefined when there was none', () => {
     const rebuilt = acrossJson(new EgressDeniedError('https://b.test', 'not in egress')) as EgressDeniedError;
@@ -80,5 +95,26 @@ describe('runtime errors across a JSON boundary', () => {
     const error = await wrapped.secrets.set('X', 'v').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SecretAccessError);
     expect(error).toMatchObject({ code: 'SECRET_ACCESS_DENIED', secretName: 'X', message: 'refused' });
+  });
+
+  it("rebuilds a checkpoint's conflict as StorageConflictError", async () => {
+    const memory = createMemoryCapabilities();
+    // As it arrives over the bridge: a plain Error carrying the wire's name and properties.
+    const thrown = Object.assign(new Error('changed meanwhile'), {
+      name: 'StorageConflictError',
+      code: 'STORAGE_CONFLICT',
+      scope: 'user',
+      key: 'prefs',
+    });
+    const wrapped = withRuntimeErrors({ ...memory, checkpoint: () => Promise.reject(thrown) });
+    const error = await wrapped.checkpoint().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StorageConflictError);
+    expect(error).toMatchObject({
+      code: 'STORAGE_CONFLICT',
+      scope: 'user',
+      key: 'prefs',
+      message: 'changed meanwhile',
+    });
+    await expect(withRuntimeErrors(memory).checkpoint()).resolves.toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import {
   MachineActorStorageError,
   NoRecordedResponseError,
   SecretAccessError,
+  StorageConflictError,
   StorageValidationError,
 } from '../integration/errors.js';
 import type { Capabilities, CapabilityFetchRequest, LogEntry, StorageScopeName } from './capabilities.js';
@@ -90,6 +91,10 @@ export function fromWireError(thrown: unknown): unknown {
         text(wire.hint),
       );
       break;
+    case 'StorageConflictError':
+      if (thrown instanceof StorageConflictError) return thrown;
+      rebuilt = new StorageConflictError(wire.scope === 'user' ? 'user' : 'account', text(wire.key));
+      break;
     case 'SecretAccessError':
       if (thrown instanceof SecretAccessError) return thrown;
       rebuilt = new SecretAccessError(text(wire.secretName), message);
@@ -101,6 +106,11 @@ export function fromWireError(thrown: unknown): unknown {
     case 'NoRecordedResponseError':
       if (thrown instanceof NoRecordedResponseError) return thrown;
       rebuilt = new NoRecordedResponseError(text(wire.method), text(wire.url), '');
+      break;
+    case 'TypeError':
+      // fetch's class for a network failure: kept, so retry logic can tell one from a refusal.
+      if (thrown instanceof TypeError) return thrown;
+      rebuilt = new TypeError(message);
       break;
     default:
       return thrown;
@@ -160,6 +170,9 @@ class RebuiltCapabilities implements Capabilities {
   }
   log(entry: LogEntry) {
     this.#inner.log(entry);
+  }
+  checkpoint() {
+    return this.#inner.checkpoint().catch(rethrow);
   }
 }
 

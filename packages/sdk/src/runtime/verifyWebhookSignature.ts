@@ -7,7 +7,13 @@ import {
   hmac,
   isHmacAlgorithm,
 } from './_hmac.js';
-import { hasTimestampSource, needsTimestamp, resolveScheme, signedMessage } from './_signatureScheme.js';
+import {
+  hasTimestampSource,
+  needsTimestamp,
+  resolveScheme,
+  secretKey,
+  signedMessage,
+} from './_signatureScheme.js';
 
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -17,8 +23,12 @@ export interface VerifyWebhookSignatureInput {
   readonly headers: WebhookHeaders;
   /** The exact raw body as received; a string is taken as UTF-8. */
   readonly rawBody: string | Uint8Array;
-  /** The HMAC key (UTF-8). */
+  /** The signing secret (UTF-8, or base64 with the scheme's `secretEncoding: 'base64'`). */
   readonly secret: string;
+  /** The request method, for `{method}` (upper-cased). */
+  readonly method?: string;
+  /** The URL the vendor called (public origin, path and query as received), for `{url}`. */
+  readonly url?: string;
   /** Current time (`Date` or ms since epoch). Default `Date.now()`. */
   readonly now?: Date | number;
 }
@@ -29,7 +39,8 @@ export interface WebhookVerification {
 }
 
 /**
- * Checks a webhook delivery's HMAC signature (and timestamp window) against the raw body.
+ * Checks a webhook delivery's HMAC signature (and timestamp window) against the raw body; with
+ * `{method}`, `{url}` or `{header:<name>}` in the scheme's `signedPayload`, against those too.
  *
  * @example
  * const { valid, reason } = await verifyWebhookSignature({ signature: { header: 'X-Hub-Signature-256', secretName: 'GITHUB_WEBHOOK_SECRET' }, headers: request.headers, rawBody, secret });
@@ -41,10 +52,11 @@ export async function verifyWebhookSignature(
   const scheme = resolveScheme(signature);
   const { algorithm, format, signedPayload: template } = scheme;
   if (!isHmacAlgorithm(algorithm)) return invalid('unsupported signature algorithm');
-  if (format !== 'digest' && format !== 'keyed') return invalid('unsupported signature format');
-  if (format === 'keyed' && !scheme.digestKey) return invalid('scheme has no digestKey');
-  // An empty HMAC key would make any party able to forge signatures, and Web Crypto rejects it anyway.
-  if (secret === '') return invalid('missing secret');
+  if (format !== 'digest' && format !== 'keyed' && format !== 'versioned')
+    return invalid('unsupported signature format');
+  if (format !== 'digest' && !scheme.digestKey) return invalid('scheme has no digestKey');
+  const hmacKey = secretKey(secret, scheme);
+  if (!hmacKey.ok) return invalid(hmacKey.reason);
 
   const headerValue = readHeader(headers, signature.header);
   if (headerValue === undefined)
@@ -58,6 +70,11 @@ export async function verifyWebhookSignature(
     digests = pairs.filter(([key]) => key === scheme.digestKey).map(([, value]) => value);
     if (digests.length === 0) return invalid(`no "${scheme.digestKey}" digest in signature header`);
     if (scheme.timestampKey) timestamp = pairs.find(([key]) => key === scheme.timestampKey)?.[1];
+  } else if (format === 'versioned') {
+    const entries = parseVersioned(headerValue);
+    if (!entries) return invalid('malformed signature header');
+    digests = entries.filter(([version]) => version === scheme.digestKey).map(([, value]) => value);
+    if (digests.length === 0) return invalid(`no "${scheme.digestKey}" digest in signature header`);
   } else {
     digests = parseDigestList(headerValue, algorithm);
     if (digests.length === 0) return invalid(`no ${algorithm} digest in signature header`);
@@ -78,7 +95,18 @@ export async function verifyWebhookSignature(
     candidates.push(bytes);
   }
 
-  const expected = await hmac(algorithm, secret, signedMessage(template, timestamp ?? '', rawBody));
+  const message = signedMessage(
+    template,
+    {
+      timestamp: timestamp ?? '',
+      method: input.method,
+      url: input.url,
+      header: (name) => readHeader(headers, name),
+    },
+    rawBody,
+  );
+  if (!message.ok) return invalid(message.reason);
+  const expected = await hmac(algorithm, hmacKey.key, message.message);
   // Every candidate is compared, so timing does not reveal which rotated key matched.
   let matched = false;
   for (const candidate of candidates) matched = constantTimeEqual(candidate, expected) || matched;
@@ -87,7 +115,8 @@ export async function verifyWebhookSignature(
   // Checked after the signature, so a forged request is reported as a mismatch rather than as stale.
   if (scheme.toleranceSeconds !== undefined && timestamp !== undefined) {
     const nowMs = input.now === undefined ? Date.now() : Number(input.now);
-    if (Math.abs(nowMs - Number(timestamp) * 1000) > scheme.toleranceSeconds * 1000) {
+    const sentMs = Number(timestamp) * (scheme.timestampUnit === 'milliseconds' ? 1 : 1000);
+    if (Math.abs(nowMs - sentMs) > scheme.toleranceSeconds * 1000) {
       return invalid(`timestamp outside the ${scheme.toleranceSeconds} s tolerance`);
     }
   }
@@ -130,6 +159,18 @@ function parsePairs(header: string): Array<[string, string]> | undefined {
     pairs.push([trimmed.slice(0, equals).trim(), trimmed.slice(equals + 1).trim()]);
   }
   return pairs;
+}
+
+/** `<version>,<digest>` entries separated by whitespace; `undefined` when an entry has no version. */
+function parseVersioned(header: string): Array<[string, string]> | undefined {
+  const entries: Array<[string, string]> = [];
+  for (const token of header.split(/\s+/)) {
+    if (token === '') continue;
+    const comma = token.indexOf(',');
+    if (comma <= 0) return undefined;
+    entries.push([token.slice(0, comma), token.slice(comma + 1)]);
+  }
+  return entries;
 }
 
 /**

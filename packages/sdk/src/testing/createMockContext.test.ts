@@ -97,6 +97,13 @@ describe('createMockContext', () => {
     expect(await ctx.secrets.get('ACME_TOKEN')).toBe('tok');
   });
 
+  it('gives ctx.remainingMs() the deadline passed, Infinity without one', () => {
+    expect(createMockContext(definition).remainingMs()).toBe(Number.POSITIVE_INFINITY);
+    const left = createMockContext(definition, { deadline: Date.now() + 10_000 }).remainingMs();
+    expect(left).toBeGreaterThan(5_000);
+    expect(left).toBeLessThanOrEqual(10_000);
+  });
+
   it('makes a machine actor whose user storage is refused', () => {
     const ctx = createMockContext(definition, { actor: { kind: 'machine', accountId: 'acc-9' } });
     expect(ctx.actor).toEqual({ kind: 'machine', accountId: 'acc-9' });

@@ -24,6 +24,8 @@ export interface MockContextOptions extends Pick<MemoryCapabilitiesOptions, 'sto
   readonly actor?:
     | { readonly kind: 'user'; readonly userId?: string; readonly accountId?: string }
     | { readonly kind: 'machine'; readonly accountId?: string };
+  /** When the call's budget ends (ms since the epoch), for `ctx.remainingMs()`. Default: none (`Infinity`). */
+  readonly deadline?: number;
 }
 
 type StorageOf<D> = D extends { readonly storage?: infer S } ? NonNullable<S> : NoKeys;
@@ -66,6 +68,7 @@ export function createMockContext<const D extends AnyIntegrationDefinition>(
       actor.kind === 'machine'
         ? { kind: 'machine', accountId }
         : { kind: 'user', userId: actor.userId ?? MOCK_USER_ID, accountId },
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
   });
   return Object.freeze({ ...ctx, mock: capabilities.state }) as unknown as MockContext<StorageOf<D>>;
 }

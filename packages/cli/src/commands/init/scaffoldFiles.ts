@@ -315,7 +315,7 @@ describe('list-items', () => {
     const result = await invokeAction(definition, 'list-items', '{}', ctx, { mode: 'production' });
     expect(result).toEqual({
       ok: false,
-      error: { code: 'handler_error', message: 'Choose a workspace in the settings first.' },
+      error: { code: 'handler_error', message: 'Choose a workspace in the settings first.', status: 400 },
     });
     expect(ctx.mock.requests).toEqual([]);
   });

@@ -100,7 +100,7 @@ function renderRegistry(report: UpgradeReport, style: Style): string[] {
     ),
     ...registry.newer.map((item) =>
       style.yellow(
-        `  ${item.name} ${item.latest} is on the registry, past train ${report.train}: run \`npx @platform/cli@latest upgrade\` in the project to move to it.`,
+        `  ${item.name} ${item.latest} is on the registry, past ${item.name === '@platform/cli' ? `this CLI (${report.cli})` : `train ${report.train}`}: run \`npx @platform/cli@latest upgrade\` in the project to move to it.`,
       ),
     ),
   ];

@@ -26,7 +26,7 @@ export interface UpgradeOptions {
 export interface UpgradeReport {
   readonly project: string;
   readonly cli: string;
-  /** This CLI's release train (`0.4`). */
+  /** This CLI's release train, its bundled schema's `major.minor` (`0.5`). */
   readonly train: string;
   readonly schema: SchemaSkew;
   readonly changes: readonly PackageChange[];
@@ -39,7 +39,7 @@ export interface UpgradeReport {
    * What the project's `@platform` registry (its `.npmrc`, the Platform host's `/registry/`) serves:
    * the newest version of each package, the target ranges it serves no version of (`unserved`:
    * an install would fail), and packages whose newest version is past this CLI's train (`newer`:
-   * a newer CLI upgrades to them).
+   * a newer CLI upgrades to them; for `@platform/cli` itself, past this CLI's own `major.minor`).
    */
   readonly registry: RegistryVersions & {
     readonly unserved: readonly { readonly name: string; readonly range: string }[];
@@ -109,10 +109,13 @@ function checkAgainstRegistry(
       if (!servesRange(registry.versions[name] ?? [], range)) unserved.push({ name, range });
     }
   }
+  // The CLI versions apart from the train (CLI 0.4 bundles schema 0.5): its own train is the mark.
+  const cliTrain = trainOf(parseVersion(CLI_VERSION)!);
   const newer = Object.entries(registry.latest)
-    .filter(([, latest]) => {
+    .filter(([name, latest]) => {
       const version = parseVersion(latest);
-      return version !== undefined && compareVersions(`${trainOf(version)}.0`, `${CLI_TRAIN}.0`) > 0;
+      const train = name === '@platform/cli' ? cliTrain : CLI_TRAIN;
+      return version !== undefined && compareVersions(`${trainOf(version)}.0`, `${train}.0`) > 0;
     })
     .map(([name, latest]) => ({ name, latest }));
   return { unserved, newer };

@@ -1,4 +1,5 @@
-import type { RunResult } from '@platform/sdk/runtime';
+import { StorageConflictError } from '@platform/sdk/integration';
+import { type RunResult, STORAGE_CONFLICT_MESSAGE } from '@platform/sdk/runtime';
 import type { Context } from 'hono';
 import { errorResponse } from '../_errors.js';
 import type { HarnessCall, HarnessEnv } from '../_harnessApi.js';
@@ -9,7 +10,11 @@ import type { OpenedCall } from '../openCall.js';
 // `{ ok: true, data: { ...extra, mode, variant, result, logs, storage: { before, after } } }`. A
 // handler that fails is `result: { ok: false, error }` in a 200: the trigger itself worked.
 
-/** Runs a trigger's handler on an opened call and answers with its result, logs and storage around it. */
+/**
+ * Runs a trigger's handler on an opened call, saves its writes when it succeeded (as the host
+ * does), and answers with its result, logs and storage around it. A storage conflict is
+ * `result: { ok: false, error: { code: 'conflict' } }`: the host would retry the run.
+ */
 export async function runTrigger(
   c: Context<HarnessEnv>,
   call: HarnessCall,
@@ -18,7 +23,17 @@ export async function runTrigger(
   extra: Record<string, unknown>,
 ): Promise<Response> {
   const before = await opened.snapshot();
-  const result = await handler(opened.ctx);
+  let result = await handler(opened.ctx);
+  const conflict: RunResult = { ok: false, error: { code: 'conflict', message: STORAGE_CONFLICT_MESSAGE } };
+  if (!result.ok && opened.conflict() !== undefined) result = conflict;
+  if (result.ok) {
+    try {
+      await opened.commit();
+    } catch (error) {
+      if (!(error instanceof StorageConflictError)) throw error;
+      result = conflict;
+    }
+  }
   const after = await opened.snapshot();
   return c.json({
     ok: true,

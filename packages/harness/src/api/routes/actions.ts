@@ -1,5 +1,12 @@
-import { ACTION_ERROR_STATUS, invokeAction } from '@platform/sdk/runtime';
+import { StorageConflictError } from '@platform/sdk/integration';
+import {
+  type ActionEnvelope,
+  actionErrorResponse,
+  invokeAction,
+  STORAGE_CONFLICT_MESSAGE,
+} from '@platform/sdk/runtime';
 import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HARNESS_HEADERS } from '../../hooks/harnessRequestHeaders.js';
 import { errorResponse } from '../_errors.js';
 import type { HarnessApi, HarnessEnv } from '../_harnessApi.js';
@@ -8,7 +15,8 @@ import { openCall } from '../openCall.js';
 /**
  * `POST /api/integrations/<slug>/actions/<name>`: the harness form of the actions route. The sdk's
  * `invokeAction` in `harness` mode does the work: input validation, the handler, output validation,
- * `Action failed.` plus `devError` for any throw (a `PublicActionError` too), never `rate_limited`.
+ * `Action failed.` plus `devError` for any throw (a `PublicActionError` too, under its 4xx status),
+ * never `rate_limited`.
  * Fixtures mode runs on the variant's mock state, live mode on the server-held live context.
  */
 export function actionRoutes(api: HarnessApi): Hono<HarnessEnv> {
@@ -24,13 +32,37 @@ export function actionRoutes(api: HarnessApi): Hono<HarnessEnv> {
         `"${call.entry.slug}" has no definition in harness.config.ts, so it serves no actions; add definition: asHarnessDefinition(yourDefinition) to its entry.`,
       );
     }
-    const { ctx, hops } = openCall(api, call, 'user');
-    const envelope = await invokeAction(definition, c.req.param('action'), await c.req.text(), ctx, {
-      mode: 'harness',
-    });
+    const opened = openCall(api, call, 'user');
+    const { ctx, hops } = opened;
+    let envelope: ActionEnvelope = await invokeAction(
+      definition,
+      c.req.param('action'),
+      await c.req.text(),
+      ctx,
+      { mode: 'harness' },
+    );
+    // As on the host: the writes are saved only now, and a conflict (here or at a checkpoint) is
+    // `conflict`, never a handler bug.
+    const conflict: ActionEnvelope = {
+      ok: false,
+      error: { code: 'conflict', message: STORAGE_CONFLICT_MESSAGE },
+    };
+    if (!envelope.ok && opened.conflict() !== undefined) envelope = conflict;
+    if (envelope.ok) {
+      try {
+        await opened.commit();
+      } catch (error) {
+        if (!(error instanceof StorageConflictError)) throw error;
+        envelope = conflict;
+      }
+    }
     // The handler's `ctx.fetch` hops, for the page's request log (the last 20, redacted).
     if (hops.length > 0) c.header(HARNESS_HEADERS.hops, encodeURIComponent(JSON.stringify(hops.slice(-20))));
-    return c.json(envelope, envelope.ok ? 200 : ACTION_ERROR_STATUS[envelope.error.code]);
+    if (envelope.ok) return c.json(envelope, 200);
+    // A PublicActionError's 4xx answers here too (message still `Action failed.`), so a widget's
+    // branch on the status can be tried locally.
+    const { status, body } = actionErrorResponse(envelope.error);
+    return c.json(body, status as ContentfulStatusCode);
   });
   return app;
 }

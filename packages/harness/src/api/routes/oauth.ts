@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Capabilities, createContext, redactText, runOnTokens } from '@platform/sdk/runtime';
+import { createContext, redactText, runOnTokens } from '@platform/sdk/runtime';
 import {
   asOAuthFailure,
   authorizationCode,
@@ -20,7 +20,7 @@ import type { HarnessRegistryEntry } from '../../types.js';
 import { errorResponse } from '../_errors.js';
 import { HARNESS_USER_ID, type HarnessApi, type HarnessEnv } from '../_harnessApi.js';
 import { requestHost } from '../_requestGuards.js';
-import { createLiveCapabilities, refuseAdminOnlySecret } from '../liveCapabilities.js';
+import { createLiveCapabilities } from '../liveCapabilities.js';
 import { LOCAL_SECRETS_FILE } from '../localSecrets.js';
 
 /** How long a connection attempt may take from connect to callback (as on the host). */
@@ -164,12 +164,14 @@ export function oauthRoutes(api: HarnessApi): Hono<HarnessEnv> {
       });
       unexpected = 'save_failed';
 
-      const buffered = bufferedLiveCapabilities(api, entry);
+      // onTokens' writes are held (reads see them); the commit stores them with the connection in
+      // one live-store update, and a refusal or throw leaves no trace.
+      const live = createLiveCapabilities(api, entry, { record: false });
       const ctx = createContext({
         definition,
         // The partner's own lines (onTokens' failure among them) go to the harness log, redacted again.
         capabilities: {
-          ...buffered.capabilities,
+          ...live,
           log: (line) =>
             api.log(`[harness] OAuth ${slug} onTokens ${line.level}: ${redactText(line.message)}`),
         },
@@ -181,7 +183,9 @@ export function oauthRoutes(api: HarnessApi): Hono<HarnessEnv> {
       const connectedAt = api.now().toISOString();
       const scope = tokens.scope ?? oauth.provider.scopes.join(' ');
       try {
-        await buffered.commit({ connectedAt, scope });
+        await live.commit((state) => {
+          state.oauth = { connectedAt, scope };
+        });
       } catch (error) {
         throw new OAuthFailure('save_failed', 'saving what onTokens wrote failed', {
           reason: redactText((error as Error).message ?? String(error)),
@@ -277,60 +281,6 @@ async function readCredentials(
     return value;
   };
   return { clientId: read(names.clientIdSecretName), clientSecret: read(names.clientSecretSecretName) };
-}
-
-/**
- * The live capabilities with `onTokens`' writes held back: reads see them, `commit` writes them
- * and the connection to the live store in one update, and a refusal or throw leaves no trace.
- */
-function bufferedLiveCapabilities(api: HarnessApi, entry: HarnessRegistryEntry) {
-  const live = createLiveCapabilities(api, entry, { record: false });
-  const storage = { account: new Map<string, unknown>(), user: new Map<string, unknown>() };
-  const deleted = { account: new Set<string>(), user: new Set<string>() };
-  const secrets = new Map<string, string>();
-  const capabilities: Omit<Capabilities, 'log'> = {
-    fetch: live.fetch,
-    storage: {
-      async get(scope, key) {
-        if (storage[scope].has(key)) return structuredClone(storage[scope].get(key));
-        if (deleted[scope].has(key)) return undefined;
-        return live.storage.get(scope, key);
-      },
-      async set(scope, key, value) {
-        storage[scope].set(key, structuredClone(value));
-        deleted[scope].delete(key);
-      },
-      async delete(scope, key) {
-        storage[scope].delete(key);
-        deleted[scope].add(key);
-      },
-    },
-    secrets: {
-      async get(name) {
-        return secrets.has(name) ? secrets.get(name) : live.secrets.get(name);
-      },
-      async set(name, value) {
-        refuseAdminOnlySecret(
-          name,
-          (await api.liveStore.read(entry.slug)).secrets.account,
-          await api.localSecrets.read(),
-        );
-        secrets.set(name, value);
-      },
-    },
-  };
-  return {
-    capabilities,
-    commit: (connection: { connectedAt: string; scope: string }) =>
-      api.liveStore.update(entry.slug, (state) => {
-        for (const scope of ['account', 'user'] as const) {
-          for (const key of deleted[scope]) delete state.storage[scope][key];
-          for (const [key, value] of storage[scope]) state.storage[scope][key] = value;
-        }
-        for (const [name, value] of secrets) state.secrets.account[name] = value;
-        state.oauth = connection;
-      }),
-  };
 }
 
 function callbackUrl(c: Context, slug: string): string {

@@ -3,7 +3,8 @@ import type { CapabilityFetchRequest, CapabilityFetchResponse } from '@platform/
 /**
  * The server side's one-hop fetch: refuses an origin outside `egress` and any name that resolves
  * to a private, loopback, link-local, unique-local or IPv4-mapped address, and connects to the
- * very address it checked. Throws `EgressDeniedError` on refusal.
+ * very address it checked. Throws `EgressDeniedError` on refusal and a `TypeError` (as fetch
+ * does) when the network fails or the request times out.
  */
 export type EgressFetch = (
   request: CapabilityFetchRequest,

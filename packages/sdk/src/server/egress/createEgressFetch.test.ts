@@ -195,6 +195,24 @@ describe('createEgressFetch: allowed origins', () => {
   });
 });
 
+describe('createEgressFetch: User-Agent', () => {
+  test("the guest's User-Agent reaches the server as sent, the default and a request's own", async () => {
+    const fetch = egressFetch({ allowLoopback: true, lookup: answering('127.0.0.1') });
+    const capabilities = createMemoryCapabilities({ fetch: (request) => fetch(request, [origin]) });
+    const guestFetch = createGuestFetch({
+      egress: [origin],
+      capabilities,
+      userAgent: 'platform-integration/acme-notes',
+    });
+    await guestFetch(`${origin}/`);
+    await guestFetch(`${origin}/`, { headers: { 'user-agent': 'acme-bot/1.0' } });
+    expect(seen.map((request) => request.headers['user-agent'])).toEqual([
+      'platform-integration/acme-notes',
+      'acme-bot/1.0',
+    ]);
+  });
+});
+
 describe('createEgressFetch: refusals before any connection', () => {
   test('an origin outside egress is refused without a DNS lookup or a request', async () => {
     const lookup = answering('127.0.0.1');
@@ -339,6 +357,8 @@ describe('createEgressFetch: private addresses (SSRF)', () => {
     const fetch = egressFetch({ allowLoopback: true, lookup });
     const error = await expectFailure(fetch(get(`${origin}/?t=${SECRET}`), [origin]));
     expect(error.message).toBe(`the request to ${origin}/?... failed: getaddrinfo ENOTFOUND api.acme.test`);
+    // As fetch reports a network failure: what retry logic takes for "may not have arrived".
+    expect(error).toBeInstanceOf(TypeError);
   });
 });
 
@@ -466,6 +486,7 @@ describe('createEgressFetch: limits', () => {
       expect(error.message).toBe(
         `the request to ${origin}${path.replace(/\?.*/, '')}?... timed out after 150 ms`,
       );
+      expect(error).toBeInstanceOf(TypeError);
     }
     expect(seen).toHaveLength(2);
   });
@@ -490,6 +511,8 @@ describe('createEgressFetch: limits', () => {
       expect(error.message).toBe(
         `the response from ${origin}/big?... is larger than the 1000-byte limit; request less data (a smaller page or range)`,
       );
+      // Not a network failure: asking again gets the same answer.
+      expect(error).not.toBeInstanceOf(TypeError);
     }
     expect((await fetch(get(`${origin}/binary`), [origin])).status).toBe(200);
   });

@@ -82,7 +82,7 @@ export function createEgressFetch(
       throw failed(shown, error, signal);
     }
     if (answers.length === 0)
-      throw new Error(`the request to ${shown} failed: ${url.hostname} did not resolve`);
+      throw new TypeError(`the request to ${shown} failed: ${url.hostname} did not resolve`);
     for (const { address } of answers) {
       const refused = refusedAddressClass(address, allowLoopback);
       if (refused === undefined) continue;
@@ -136,12 +136,14 @@ export function createEgressFetch(
     } satisfies CapabilityFetchResponse;
   }
 
-  function failed(shown: string, error: unknown, signal: AbortSignal): Error {
+  // A TypeError, as fetch rejects on a network failure: what retry logic (the sdk's vendor client
+  // among it) takes for "the request may not have arrived; trying again may work".
+  function failed(shown: string, error: unknown, signal: AbortSignal): TypeError {
     if (signal.aborted)
-      return new Error(`the request to ${shown} timed out after ${timeoutMs} ms`, { cause: error });
+      return new TypeError(`the request to ${shown} timed out after ${timeoutMs} ms`, { cause: error });
     // The network stack's words; redacted anyway, since the guest may log them and the server logs some.
     const reason = redactText(error instanceof Error ? error.message : String(error));
-    return new Error(`the request to ${shown} failed: ${reason}`, { cause: error });
+    return new TypeError(`the request to ${shown} failed: ${reason}`, { cause: error });
   }
 
   const egressFetch = async (request: CapabilityFetchRequest, egress: readonly string[]) => {

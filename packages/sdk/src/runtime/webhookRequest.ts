@@ -1,0 +1,145 @@
+import type { WebhookRequest } from '../integration/webhookRequest.js';
+import type { WebhookHeaders } from './verifyWebhookSignature.js';
+
+// The one rule for what a webhook delivery looks like to partner code, shared by the host's ingress
+// (what it stores with a job), the guest engine (what a handler receives) and the harness's trigger:
+// which bodies are form-encoded, and the read-only, credential-free, bounded view of the headers.
+
+/** Bounds of the header view: headers past them are left out (in name order). */
+export const WEBHOOK_HEADER_LIMITS = { count: 64, bytes: 8 * 1024 } as const;
+
+/** What a delivery keeps of its request besides the body: stored with a queued delivery, JSON only. */
+export interface WebhookRequestInit {
+  readonly method: string;
+  /** Already a view (see {@link webhookHeaderView}); applied again when the request is built. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly contentType?: string | undefined;
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+// Words that make a header a credential wherever they stand as a hyphen-separated part of its name
+// (x-api-key, x-auth-token, x-gitlab-token, x-csrf-token, x-amz-security-token, ...).
+const CREDENTIAL_WORD = /(^|-)(token|secret|password|passwd|api-?key|auth|session|credentials?)(-|$)/;
+const encoder = new TextEncoder();
+
+/**
+ * Whether a header carries a credential and so never reaches partner code.
+ * @example isCredentialHeader('X-Api-Key') // true
+ */
+export function isCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_WORD.test(lower);
+}
+
+/**
+ * The headers partner code may read: names lower-cased, repeated values joined with `, `,
+ * credentials dropped, then at most {@link WEBHOOK_HEADER_LIMITS} (name and value bytes together),
+ * taken in name order.
+ * @example webhookHeaderView(request.headers) // { 'content-type': 'application/json', 'x-github-event': 'push' }
+ */
+export function webhookHeaderView(headers: WebhookHeaders): Record<string, string> {
+  const joined = new Map<string, string[]>();
+  const entries: Iterable<[string, unknown]> =
+    typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
+      ? collect(headers as Headers)
+      : Object.entries(headers);
+  for (const [name, value] of entries) {
+    const lower = name.toLowerCase();
+    if (isCredentialHeader(lower)) continue;
+    const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    const strings = values.filter((item): item is string => typeof item === 'string');
+    if (strings.length === 0) continue;
+    joined.set(lower, [...(joined.get(lower) ?? []), ...strings]);
+  }
+  const view: Record<string, string> = {};
+  let count = 0;
+  let bytes = 0;
+  for (const name of [...joined.keys()].sort()) {
+    const value = joined.get(name)!.join(', ');
+    const size = encoder.encode(name).byteLength + encoder.encode(value).byteLength;
+    if (count >= WEBHOOK_HEADER_LIMITS.count) break;
+    if (bytes + size > WEBHOOK_HEADER_LIMITS.bytes) continue;
+    view[name] = value;
+    count += 1;
+    bytes += size;
+  }
+  return view;
+}
+
+function collect(headers: Headers): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  headers.forEach((value, name) => {
+    out.push([name, value]);
+  });
+  return out;
+}
+
+/** How a body is parsed before `payloadSchema`: form-encoded, or JSON (the default, also when no type is sent). */
+export function webhookBodyKind(contentType: string | undefined): 'form' | 'json' {
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'application/x-www-form-urlencoded' ? 'form' : 'json';
+}
+
+export type ParsedWebhookBody =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Parses a raw delivery body by its Content-Type: `application/x-www-form-urlencoded` into an
+ * object (a repeated key gives an array of strings, a single one a string); anything else as JSON.
+ * @example parseWebhookBody('command=%2Fnote&text=hi', 'application/x-www-form-urlencoded') // { ok: true, value: { command: '/note', text: 'hi' } }
+ */
+export function parseWebhookBody(rawBody: string, contentType: string | undefined): ParsedWebhookBody {
+  if (webhookBodyKind(contentType) === 'form') return { ok: true, value: parseForm(rawBody) };
+  try {
+    return { ok: true, value: JSON.parse(rawBody) };
+  } catch (error) {
+    return { ok: false, message: `The payload is not JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * The form body a vendor would send for `fields` (an array repeats its key): the inverse of the
+ * form parsing above, for the harness's trigger and tests. `undefined` when a value is neither a
+ * string nor an array of strings.
+ * @example webhookFormBody({ command: '/note', tag: ['a', 'b'] }) // 'command=%2Fnote&tag=a&tag=b'
+ */
+export function webhookFormBody(fields: unknown): string | undefined {
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return undefined;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (!values.every((item) => typeof item === 'string')) return undefined;
+    for (const item of values as string[]) params.append(key, item);
+  }
+  return params.toString();
+}
+
+function parseForm(rawBody: string): Record<string, string | string[]> {
+  const form: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(rawBody)) {
+    const previous = Object.hasOwn(form, key) ? form[key] : undefined;
+    const next =
+      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+    // Defined, not assigned: a key named `__proto__` stays an ordinary field.
+    Object.defineProperty(form, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return form;
+}
+
+/**
+ * The frozen {@link WebhookRequest} a handler or `reply` receives. The header rule is applied again,
+ * so a request stored by an older host (or none at all) gives the same view.
+ * @example const request = toWebhookRequest({ method: 'POST', headers, contentType }, rawBody);
+ */
+export function toWebhookRequest(init: WebhookRequestInit | undefined, rawBody: string): WebhookRequest {
+  const headers = Object.freeze(
+    Object.assign(Object.create(null) as Record<string, string>, webhookHeaderView(init?.headers ?? {})),
+  );
+  return Object.freeze({
+    method: typeof init?.method === 'string' ? init.method.toUpperCase() : 'POST',
+    headers,
+    rawBody,
+    contentType: typeof init?.contentType === 'string' ? init.contentType : undefined,
+  });
+}
