@@ -4,8 +4,8 @@ import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
 import { type Measured, measure, printTable } from './_run.js';
 
 // What the storage version check (DESIGN.md section 7) costs per call: one read-modify-write
-// saved by the host capabilities (advisory lock, versions read FOR UPDATE, upsert with a new
-// version) against the unchecked write path the host had before (the same read, then the upsert
+// saved by the host capabilities (`UPDATE ... WHERE version = <read version>` with a new version
+// from the sequence, see store/storage.ts `applyStoragePlan`) against the unchecked write path the host had before (the same read, then the upsert
 // in a transaction), both next to the actions route's time for the same read-modify-write action
 // (auth, rate limit, isolated runtime, commit). Goal: the check adds under 5% to the route.
 

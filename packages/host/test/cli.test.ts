@@ -101,7 +101,13 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
   it('migrates once, then says the schema is current', async () => {
     expect(template.migrated).toEqual({
       engine: 'pglite',
-      applied: ['0001_init.sql', '0002_events.sql', '0003_publish.sql'],
+      applied: [
+        '0001_init.sql',
+        '0002_events.sql',
+        '0003_publish.sql',
+        '0004_storage_versions.sql',
+        '0005_webhook_requests.sql',
+      ],
     });
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });
     const io: CliIo = { cwd: root.path, env: {}, readStdin: async () => '' };
