@@ -36,13 +36,6 @@ export async function writeStorage(
   );
 }
 
-export async function deleteStorage(db: Queryable, at: StorageLocation, key: string): Promise<void> {
-  await db.query(
-    'DELETE FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5',
-    [at.slug, at.accountId, at.scope, at.userId, key],
-  );
-}
-
 /** One stored key: its location and name. */
 export interface StoredKey extends StorageLocation {
   readonly key: string;
