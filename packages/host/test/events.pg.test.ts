@@ -156,10 +156,31 @@ if (baseUrl) {
       const server = child!;
       const accepted = new Map<string, number>();
       const path = () => `/api/integrations/${SLUG}/webhooks/tick?accountId=${survivor.accountId}`;
-      // Handlers slow enough that the process always has jobs in flight when it is killed.
-      const body = (n: number) => JSON.stringify({ n, sleepMs: 100 });
+      // Handlers slow enough that the process always has jobs in flight when it is killed; one in
+      // twenty is slow for seconds, so that a delivery seen running is still running at the kill.
+      const LONG_MS = 4000;
+      const body = (n: number) => JSON.stringify({ n, sleepMs: n % 20 === 5 ? LONG_MS : 100 });
       let killed = false;
-      // A steady burst at the process; it is killed once 100 deliveries are in.
+      // The scenario needs successes the dead process recorded (under load the timing sometimes
+      // gave none) and a delivery it was running: a slow one it started under 2.5 s ago is still
+      // running when the kill lands (a 100 ms one seen running may have finished by then, and at a
+      // minute boundary the process may be busy with the fixture's 50 schedule runs).
+      const readyToKill = async (): Promise<boolean> => {
+        const { rows } = await survivor.db.query(
+          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS done,
+                  count(*) FILTER (WHERE status = 'running' AND kind = 'webhook' AND body LIKE $2
+                    AND started_at > now() - make_interval(secs => $3))::int AS running
+           FROM jobs WHERE locked_by LIKE $1`,
+          [`${hostname()}:${server.child.pid}:%`, `%"sleepMs":${LONG_MS}%`, (LONG_MS - 1500) / 1000],
+        );
+        return (rows[0]?.done as number) > 0 && (rows[0]?.running as number) > 0;
+      };
+      const kill = () => {
+        server.child.kill('SIGKILL');
+        killed = true;
+        survivor.events.worker.start();
+      };
+      // A steady burst at the process; it is killed once 100 deliveries are in and it is ready.
       for (let n = 0; n < 300; n += 10) {
         const sent = await Promise.all(
           Array.from({ length: 10 }, async (_, index) => {
@@ -178,28 +199,12 @@ if (baseUrl) {
           }),
         );
         expect(sent.length).toBe(10);
-        if (!killed && accepted.size >= 100) {
-          // The scenario needs successes the dead process recorded: wait for one before the kill
-          // rather than hope the timing gives one (under load it sometimes did not).
-          await until(
-            async () => {
-              // ...and for a webhook it is running now: at a minute boundary the process may be
-              // busy with the fixture's 50 schedule runs, and a kill then leaves no delivery to take over.
-              const { rows } = await survivor.db.query(
-                `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS done,
-                        count(*) FILTER (WHERE status = 'running' AND kind = 'webhook')::int AS running
-                 FROM jobs WHERE locked_by LIKE $1`,
-                [`${hostname()}:${server.child.pid}:%`],
-              );
-              return (rows[0]?.done as number) > 0 && (rows[0]?.running as number) > 0;
-            },
-            60_000,
-            'the serve process to record its first success and run a delivery',
-          );
-          server.child.kill('SIGKILL');
-          killed = true;
-          survivor.events.worker.start();
-        }
+        if (!killed && accepted.size >= 100 && (await readyToKill())) kill();
+      }
+      // Sent all and not yet killed: a slow delivery may still be queued behind the others.
+      if (!killed) {
+        await until(readyToKill, 60_000, 'the serve process to record a success and start a slow delivery');
+        kill();
       }
       expect(killed).toBe(true);
       // The rest of the burst goes to the surviving instance.
