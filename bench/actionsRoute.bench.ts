@@ -7,6 +7,8 @@ import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
 
 interface LoadResult {
   readonly name: string;
+  /** Issue 17's goal for this row, if it has one. */
+  readonly goal?: { readonly ratio: number; readonly p99Ms?: number };
   readonly requestsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
@@ -79,24 +81,26 @@ export async function benchActionsRoute(): Promise<void> {
   await new Promise((resolve) => bare.close(resolve));
 
   const pglite = await hostTarget(undefined);
-  results.push(
-    await load('actions route, PGlite (auth, rate limit, storage read)', pglite.url, {
+  results.push({
+    ...(await load('actions route, PGlite (auth, rate limit, storage read)', pglite.url, {
       headers: pglite.headers,
       body: '{}',
-    }),
-  );
+    })),
+    goal: { ratio: 0.1 },
+  });
   await pglite.close();
 
   const pgUrl = process.env.PLATFORM_TEST_DATABASE_URL;
   if (pgUrl) {
     const schema = await pgSchema(pgUrl, 'bench');
     const postgres = await hostTarget(schema.url);
-    results.push(
-      await load('actions route, PostgreSQL (auth, rate limit, storage read)', postgres.url, {
+    results.push({
+      ...(await load('actions route, PostgreSQL (auth, rate limit, storage read)', postgres.url, {
         headers: postgres.headers,
         body: '{}',
-      }),
-    );
+      })),
+      goal: { ratio: 0.15, p99Ms: 20 },
+    });
     await postgres.close();
     await schema.drop();
   }
@@ -106,11 +110,24 @@ export async function benchActionsRoute(): Promise<void> {
     `\nActions route under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each, load generator on the same 2 cores)`,
   );
   console.log(
-    `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}`,
+    `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}  ${'goal (issue 17)'.padEnd(22)} met`,
   );
   for (const row of results) {
+    const ratio = row.requestsPerSecond / base.requestsPerSecond;
+    const goal =
+      row.goal === undefined
+        ? ''
+        : `>= ${row.goal.ratio.toFixed(2)}x${row.goal.p99Ms === undefined ? '' : `, p99 <= ${row.goal.p99Ms} ms`}`;
+    const met =
+      row.goal === undefined
+        ? ''
+        : ratio >= row.goal.ratio &&
+            (row.goal.p99Ms === undefined || row.p99 <= row.goal.p99Ms) &&
+            row.non2xx === 0
+          ? 'met'
+          : 'not met';
     console.log(
-      `  ${row.name.padEnd(58)} ${Math.round(row.requestsPerSecond).toString().padStart(9)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.non2xx).padStart(8)} ${(row.requestsPerSecond / base.requestsPerSecond).toFixed(3).padStart(12)}x`,
+      `  ${row.name.padEnd(58)} ${Math.round(row.requestsPerSecond).toString().padStart(9)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.non2xx).padStart(8)} ${ratio.toFixed(3).padStart(12)}x  ${goal.padEnd(22)} ${met}`,
     );
   }
   if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');

@@ -5,6 +5,7 @@ import { benchDev } from './dev.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
 import { benchIsolatedRuntime } from './isolatedRuntime.bench.js';
 import { benchPublish } from './publish.bench.js';
+import { benchScheduler } from './scheduler.bench.js';
 import { benchStorageCommit } from './storageCommit.bench.js';
 import { benchUiSize } from './uiSize.bench.js';
 import { benchValidate } from './validate.bench.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   dev: benchDev,
   publish: benchPublish,
   storageCommit: benchStorageCommit,
+  scheduler: benchScheduler,
 };
 const filters = process.argv.slice(2).map((word) => word.toLowerCase());
 for (const [name, run] of Object.entries(benches)) {

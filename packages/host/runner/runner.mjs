@@ -4,12 +4,14 @@
 //   host -> runner: init { prelude, memoryLimitMb, maxIsolates, idleMs, leftoverCpuMs }, call { callId,
 //                   versionId, script?, request, cpuLimitMs, ephemeral? }, cap-result { capId, reply },
 //                   abandon { callId }, stats { statsId }
-//   runner -> host: ready, cap { callId, versionId, capId, method, args }, log { callId, entry },
-//                   result { callId, ok, value | error: { kind, message } }, evicted { versionId },
+//   runner -> host: ready, cap { callId, versionId, capId, method, args, logs? }, log { callId, entries },
+//                   result { callId, ok, value | error: { kind, message }, logs? }, evicted { versionId },
 //                   stats { statsId, isolates, versions }, security { kind, versionId, message },
 //                   leftover { versionId, cpuMs }
 // A call without `script` for a version this runner has evicted answers `missing_code`; the host
-// sends it again with the script.
+// sends it again with the script. `logs`/`entries`: a call's console lines (JSON text) not sent yet,
+// handled by the host before the message they ride on. A call's start is not a message: the
+// prelude marks it in shared memory (start flags, below).
 //
 // Nothing that comes out of an isolate is trusted. The guest names the call a request belongs to
 // (several calls of one version share its isolate), so a request is answered only when that call
@@ -36,6 +38,10 @@ const MAX_PENDING = 10_000;
 // Log lines one call may send to the host, which budgets them far lower (PLATFORM_LOG_*): this only
 // keeps a flood off the IPC channel.
 const MAX_LOG_LINES = 10_000;
+// A call's log lines wait for its next message to the host (a capability request or its result),
+// the next watchdog tick, or this many lines or bytes: one message for them, not one per line.
+const LOG_BATCH_LINES = 100;
+const LOG_BATCH_BYTES = 64 * 1024;
 let preludeText = '';
 let preludeCache;
 let preludeCacheWarm = false;
@@ -68,10 +74,26 @@ const send = (message) => {
 
 function hostCall(entry, callId, method, args) {
   const capId = nextCap++;
+  const logs = takeLogs(calls.get(callId));
   return new Promise((resolve) => {
     capReplies.set(capId, resolve);
-    send({ type: 'cap', callId, versionId: entry.versionId, capId, method, args: String(args) });
+    send({ type: 'cap', callId, versionId: entry.versionId, capId, method, args: String(args), logs });
   });
+}
+
+// The call's waiting log lines, for the message that goes next (undefined: none, and no field).
+function takeLogs(call) {
+  const logs = call?.logs;
+  if (logs !== undefined) {
+    call.logs = undefined;
+    call.logBytes = 0;
+  }
+  return logs;
+}
+
+function flushLogs(callId, call) {
+  const entries = takeLogs(call);
+  if (entries !== undefined) send({ type: 'log', callId, entries });
 }
 
 const REFUSED = JSON.stringify({
@@ -172,7 +194,13 @@ function logger(entry) {
     const owner = ownership(entry, String(callId));
     if (owner === 'live') {
       const call = calls.get(String(callId));
-      if (call.logLines++ < MAX_LOG_LINES) send({ type: 'log', callId: String(callId), entry: String(text) });
+      if (call.logLines++ >= MAX_LOG_LINES) return;
+      const line = String(text);
+      if (call.logs === undefined) call.logs = [];
+      call.logs.push(line);
+      call.logBytes += line.length;
+      if (call.logs.length >= LOG_BATCH_LINES || call.logBytes >= LOG_BATCH_BYTES)
+        flushLogs(String(callId), call);
     } else if (owner === 'foreign') reportForeign(entry, 'log');
   };
 }
@@ -182,9 +210,42 @@ function beginner(entry) {
   return (callId) => {
     const call = calls.get(String(callId));
     if (call === undefined || call.entry !== entry || call.abandoned || call.cpuStart !== undefined) return;
-    call.cpuStart = cpuTimeOf(entry);
-    entry.idleCpuStart = undefined;
+    markStarted(call);
   };
+}
+
+function markStarted(call) {
+  call.cpuStart = cpuTimeOf(call.entry);
+  call.entry.idleCpuStart = undefined;
+}
+
+// Start flags: shared memory in which the prelude marks a call's slot when its code starts, so a
+// call costs no `begin` message (each one woke this thread). The runner sees the mark at the next
+// watchdog tick or when the call ends, whichever is first: a call's CPU clock starts at most one
+// tick late, and nothing of its CPU is ever counted as leftover work. Slots are per isolate; a call
+// that finds none free says it started through `begin`, as before. Like everything from an isolate
+// a mark is untrusted, and it can only harm its own isolate: a mark set early starts that call's
+// clock early, one never set leaves the call's CPU on the leftover budget (disposed past 100 ms).
+const START_SLOTS = 64;
+
+function takeStartSlot(entry) {
+  if (entry.startFlags === undefined) {
+    entry.startFlags = new Int32Array(new SharedArrayBuffer(4 * START_SLOTS));
+    entry.freeStartSlots = Array.from({ length: START_SLOTS }, (_, slot) => START_SLOTS - 1 - slot);
+    entry.startFlagsSent = false;
+  }
+  const slot = entry.freeStartSlots.pop() ?? -1;
+  if (slot >= 0) Atomics.store(entry.startFlags, slot, 0);
+  return slot;
+}
+
+// Whether a call's code has started; the first time its mark is seen, its CPU clock starts. A slot
+// is free again only once its call's apply has settled, after which no late mark can land in it.
+function hasStarted(call) {
+  if (call.cpuStart !== undefined) return true;
+  if (call.abandoned || call.slot < 0 || Atomics.load(call.entry.startFlags, call.slot) === 0) return false;
+  markStarted(call);
+  return true;
 }
 
 function cpuTimeOf(entry) {
@@ -210,15 +271,21 @@ function subtle(op, hash, key, data) {
   throw new Error(`unknown crypto operation ${String(op)}`);
 }
 
-async function createEntry(versionId) {
-  const version = versions.get(versionId);
-  if (version === undefined) throw new Error(`runner has no code for version ${versionId}`);
+// One isolate with the prelude loaded and no version yet, made ahead while the runner has nothing
+// else to do: a version's cold start then only compiles and runs its bundle. Host code only runs
+// in it (the prelude); it becomes one version's isolate and is never reused for another. At most
+// one per runner, made after the first isolate this runner creates.
+let spare;
+
+// A new isolate and context with the bridge and the prelude: no partner code has run in it.
+async function preparedEntry() {
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
   const entry = {
-    versionId,
+    versionId: undefined,
     isolate,
     run: undefined,
     deliver: undefined,
+    context: undefined,
     disposed: false,
     reason: undefined,
     lastUsed: Date.now(),
@@ -250,23 +317,67 @@ async function createEntry(versionId) {
       filename: PRELUDE_FILENAME,
       ...(preludeCache ? { cachedData: preludeCache } : { produceCachedData: true }),
     });
-    if (!preludeCache && prelude.cachedData) preludeCache = prelude.cachedData;
-    await prelude.run(context, { timeout: 5000 });
-    entry.deliver = await context.global.get('__platformDeliver', { reference: true });
-    await context.eval('delete globalThis.__platformDeliver');
+    if (prelude.cachedDataRejected) {
+      preludeCache = undefined;
+      preludeCacheWarm = false;
+    } else if (!preludeCache && prelude.cachedData) preludeCache = prelude.cachedData;
+    // The prelude's last expression takes `__platformDeliver` off the global: its value is the reference.
+    entry.deliver = await prelude.run(context, { timeout: 5000, reference: true });
+    entry.context = context;
+    return entry;
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  }
+}
+
+// The next spare, unless one is ready or on its way; a failure only means no spare.
+function prepareSpare() {
+  if (spare !== undefined) return;
+  const made = preparedEntry();
+  spare = made;
+  made.catch(() => {
+    if (spare === made) spare = undefined;
+  });
+}
+
+async function createEntry(versionId) {
+  const version = versions.get(versionId);
+  if (version === undefined) throw new Error(`runner has no code for version ${versionId}`);
+  const taken = spare;
+  spare = undefined;
+  let entry = taken === undefined ? undefined : await taken.catch(() => undefined);
+  if (entry === undefined || entry.isolate.isDisposed) entry = await preparedEntry();
+  entry.versionId = versionId;
+  entry.lastUsed = Date.now();
+  entry.reports.since = Date.now();
+  const { isolate, context } = entry;
+  entry.context = undefined;
+  try {
+    // A version's first isolate makes no code cache when it compiles: the one made after its first
+    // call (warmCaches) holds more, and this one would cost ~10% more compile on the way to that
+    // call. A later isolate makes one if that never happened (the first call failed).
     const script = await isolate.compileScript(version.script, {
       filename: bundleFilename(versionId),
-      ...(version.cachedData ? { cachedData: version.cachedData } : { produceCachedData: true }),
+      ...(version.cachedData
+        ? { cachedData: version.cachedData }
+        : version.compiled
+          ? { produceCachedData: true }
+          : {}),
     });
-    if (!version.cachedData && script.cachedData) version.cachedData = script.cachedData;
-    await script.run(context, { timeout: 5000 });
-    entry.run = await context.global.get('__platformRun', { reference: true });
-    await context.eval('delete globalThis.__platformRun');
+    version.compiled = true;
+    // A cache V8 refuses (another V8 or flags) is dropped, and made again after the next call.
+    if (script.cachedDataRejected) Object.assign(version, { cachedData: undefined, cacheWarm: false });
+    else if (!version.cachedData && script.cachedData) version.cachedData = script.cachedData;
+    // The script's last expression takes `__platformRun` off the global (toIsolateScript).
+    entry.run = await script.run(context, { timeout: 5000, reference: true });
     entry.idleCpuStart = cpuTimeOf(entry);
     return entry;
   } catch (error) {
     if (!isolate.isDisposed) isolate.dispose();
     throw error;
+  } finally {
+    prepareSpare();
   }
 }
 
@@ -422,22 +533,31 @@ async function runCall(message, retried = false) {
       versionId,
       timers: new Set(),
       logLines: 0,
+      // Lines not sent yet (see LOG_BATCH_LINES) and their length.
+      logs: undefined,
+      logBytes: 0,
       cpuStart: undefined,
       cpuLimitNs: BigInt(Math.round(message.cpuLimitMs * 1e6)),
+      slot: takeStartSlot(entry),
     };
     calls.set(callId, call);
-    const value = await entry.run.apply(undefined, [callId, message.request, message.deadline], {
-      arguments: { copy: true },
-      result: { promise: true, copy: true },
-    });
-    send({ type: 'result', callId, ok: true, value });
+    // The flags' buffer goes in once per isolate (each copy of it costs ~25 us); the prelude keeps it.
+    const flags = entry.startFlagsSent ? undefined : entry.startFlags.buffer;
+    entry.startFlagsSent = true;
+    const value = await entry.run.apply(
+      undefined,
+      [callId, message.request, message.deadline, flags, call.slot],
+      { arguments: { copy: true }, result: { promise: true, copy: true } },
+    );
+    send({ type: 'result', callId, ok: true, value, logs: takeLogs(call) });
     if (!message.ephemeral && cacheIsCold(versionId)) warmCachesOnce(versionId, entry).catch(() => {});
   } catch (error) {
     if (entry?.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');
     // Queued behind work an earlier call left running, this call's code never started: it runs
     // again in a fresh isolate, so the next call after such abuse answers normally.
-    retry = !retried && entry?.reason === 'leftover' && call?.cpuStart === undefined;
-    if (!retry) send({ type: 'result', callId, ok: false, error: failure(entry, error) });
+    retry = !retried && entry?.reason === 'leftover' && (call === undefined || !hasStarted(call));
+    if (!retry)
+      send({ type: 'result', callId, ok: false, error: failure(entry, error), logs: takeLogs(call) });
   } finally {
     release(callId);
     // A version loaded only to read its definition (install, the gate) is not kept.
@@ -455,6 +575,9 @@ function release(callId) {
   if (call === undefined) return;
   calls.delete(callId);
   const { entry } = call;
+  // Seen before the idle clock below restarts: a call that ran counts nothing as leftover work.
+  hasStarted(call);
+  if (call.slot >= 0) entry.freeStartSlots.push(call.slot);
   clearTimers(call);
   entry.ended.add(callId);
   if (entry.ended.size > ENDED_CALLS_KEPT) entry.ended.delete(entry.ended.values().next().value);
@@ -465,8 +588,7 @@ function release(callId) {
   }
   // No call's code runs in the isolate any more: whatever it does from now on is leftover work.
   let running = false;
-  for (const other of calls.values())
-    if (other.entry === entry && other.cpuStart !== undefined) running = true;
+  for (const other of calls.values()) if (other.entry === entry && hasStarted(other)) running = true;
   if (!running && entry.idleCpuStart === undefined) entry.idleCpuStart = cpuTimeOf(entry);
 }
 
@@ -486,8 +608,10 @@ function abandon(callId) {
 // budget; CPU an isolate uses while none of its calls runs (timers, promise chains or loops a
 // handler left behind) counts against the small leftover budget, and past it the isolate goes.
 setInterval(() => {
-  for (const call of calls.values()) {
-    if (call.entry.disposed || call.cpuStart === undefined) continue;
+  // Calls first: a start mark seen here stops the idle clock before the leftover check below.
+  for (const [callId, call] of calls) {
+    flushLogs(callId, call);
+    if (call.entry.disposed || !hasStarted(call)) continue;
     if (cpuTimeOf(call.entry) - call.cpuStart > call.cpuLimitNs) dispose(call.versionId, call.entry, 'cpu');
   }
   for (const [versionId, entry] of ready) {

@@ -1,8 +1,11 @@
 import type { EgressFetch } from '@platform/sdk/server';
 import type { Logger } from 'pino';
+import type { HostCache } from './cache/hostCache.js';
 import type { LogBudgets } from './capabilities/logBudget.js';
 import type { Db } from './db/Db.js';
+import type { EnqueueBatcher } from './events/enqueueBatcher.js';
 import type { GateLimits } from './gate/index.js';
+import type { RateLimiter } from './rateLimit.js';
 import type { RegistryFolder } from './registry/registryFolder.js';
 import type { Runtime } from './runtime/Runtime.js';
 import type { SecretBox } from './secrets/SecretBox.js';
@@ -97,4 +100,13 @@ export interface HostServices {
   readonly gate: GateSettings;
   /** The package tarballs served under `/registry/` (none when undefined). */
   readonly registry?: RegistryFolder | undefined;
+  /** Group commit of webhook deliveries (src/events/enqueueBatcher.ts; closed with the host, before the database). */
+  readonly enqueueBatcher: EnqueueBatcher;
+  /**
+   * Memoized database answers, dropped on every instance within `cache.staleAfterMs` of a change
+   * to the tables of `WATCHED_TABLES` (src/cache/hostCache.ts; the action call's resolution uses it).
+   */
+  readonly cache: HostCache;
+  /** The action calls' per-user and per-account limits, counted in memory and shared through `rate_limits`. */
+  readonly actionRateLimit: RateLimiter;
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { createEgressFetch, type EgressFetchOptions } from '@platform/sdk/server';
 import type { Hono } from 'hono';
 import pino, { type Logger } from 'pino';
+import { createHostCache, invalidatingDb } from './cache/hostCache.js';
 import { createLogBudgets } from './capabilities/logBudget.js';
 import { createHostApp } from './createHostApp.js';
 import type { Db } from './db/Db.js';
@@ -10,7 +11,9 @@ import { migrate } from './db/migrate.js';
 import { openDb } from './db/openDb.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
+import { createEnqueueBatcher } from './events/enqueueBatcher.js';
 import { DEFAULT_LIMITS, type GateSettings, type HostLimits, type HostServices } from './HostServices.js';
+import { createRateLimiter } from './rateLimit.js';
 import { openRegistryFolder } from './registry/registryFolder.js';
 import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 import { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
@@ -94,7 +97,10 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
     await chmod(options.dataDir, 0o700);
   }
-  const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const rawDb = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  // Every write of this instance through `db` to a table the cache watches drops the cache at once.
+  const cache = createHostCache(rawDb, logger);
+  const db = invalidatingDb(rawDb, cache);
   try {
     await migrate(db);
     const secretBox = createSecretBox(
@@ -106,6 +112,8 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     const runtime = selectRuntime(options, logger);
     const services: HostServices = {
       db,
+      cache,
+      actionRateLimit: createRateLimiter(db, { now, logger }),
       runtime,
       secretBox,
       fetch,
@@ -131,6 +139,10 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       },
       registry: openRegistryFolder(registryDirOf(options), {
         onSkip: (file, reason) => logger.warn({ file }, `registry: ${file} is left out: ${reason}`),
+      }),
+      enqueueBatcher: createEnqueueBatcher(db, {
+        onBatchError: (error, rows) =>
+          logger.warn({ err: error, rows }, 'a batch of jobs was refused; its rows are written one by one'),
       }),
       logBudgets: createLogBudgets(
         {
@@ -166,12 +178,18 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       },
       async close() {
         await events.stop(10_000);
+        cache.close();
+        await services.actionRateLimit.close().catch((error: unknown) => {
+          logger.warn({ err: error }, 'rate limits: the last sync before closing failed');
+        });
         await runtime.close();
         await fetch.close();
+        await services.enqueueBatcher.close();
         await db.close();
       },
     };
   } catch (error) {
+    cache.close();
     await db.close();
     throw error;
   }

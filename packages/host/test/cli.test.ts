@@ -107,6 +107,8 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
         '0003_publish.sql',
         '0004_storage_versions.sql',
         '0005_webhook_requests.sql',
+        '0006_cache_epoch.sql',
+        '0007_job_claim.sql',
       ],
     });
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });

@@ -155,6 +155,77 @@ describe('isolate bridge: nothing a handler leaves behind keeps running', () => 
   });
 });
 
+describe('isolate bridge: the channel', () => {
+  it("sends a call's console lines before its next capability request, and while it waits", async () => {
+    const logs: string[] = [];
+    let seenBySecrets: string[] | undefined;
+    const memory = createMemoryCapabilities({ secrets: { account: { VICTIM_TOKEN: 't' } } });
+    const capabilities: Capabilities = {
+      ...memory,
+      log: (entry) => logs.push(entry.message),
+      secrets: {
+        ...memory.secrets,
+        get: (name) => {
+          seenBySecrets = [...logs];
+          return memory.secrets.get(name);
+        },
+      },
+    };
+    // Logs its call id, sleeps (no message to the host), then reads a secret: the line rides on
+    // that request, or went earlier with a watchdog tick.
+    expect(await invoke('channel', 'spy-wait', { ms: 0 }, capabilities)).toEqual({
+      ok: true,
+      data: { secret: 't' },
+    });
+    expect(seenBySecrets).toHaveLength(1);
+    expect(seenBySecrets?.[0]).toMatch(/^call-id /);
+
+    // A call that waits long: its first line arrives while it still runs.
+    const waiting: string[] = [];
+    let settled = false;
+    const running = invoke(
+      'channel',
+      'chatty',
+      { tag: 'w', ms: 3000 },
+      {
+        ...createMemoryCapabilities(),
+        log: (entry) => waiting.push(entry.message),
+      },
+    ).finally(() => {
+      settled = true;
+    });
+    await until(() => (waiting.includes('start w') ? true : undefined), 'the first line of a waiting call');
+    expect(settled).toBe(false);
+    expect(await running).toEqual({ ok: true, data: { tag: 'w' } });
+    expect(waiting).toEqual(['start w', 'end w']);
+  });
+
+  it('runs more calls at once on one isolate than it has start flags, each with its own log', async () => {
+    // 80 calls of one version overlap: past the 64 start flags a call says it started by message.
+    const results = await Promise.all(
+      Array.from({ length: 80 }, async (_, i) => {
+        const lines: string[] = [];
+        const result = await invoke(
+          'flags',
+          'chatty',
+          { tag: `c${i}`, ms: 200 },
+          {
+            ...createMemoryCapabilities(),
+            log: (entry) => lines.push(entry.message),
+          },
+        );
+        return { result, lines, i };
+      }),
+    );
+    for (const { result, lines, i } of results) {
+      expect(result).toEqual({ ok: true, data: { tag: `c${i}` } });
+      expect(lines).toEqual([`start c${i}`, `end c${i}`]);
+    }
+    // And the isolate runs on normally afterwards.
+    expect(await invoke('flags', 'ok', {}, createMemoryCapabilities())).toMatchObject({ ok: true });
+  });
+});
+
 describe('isolate bridge: waiting requests are bounded', () => {
   it('disposes an isolate that keeps more than 10,000 timers waiting; the runner and the next call are fine', async () => {
     const capabilities = createMemoryCapabilities();

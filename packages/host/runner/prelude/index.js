@@ -17,6 +17,12 @@ delete g.__platformBridge;
 const { post, log, randomBytes, subtle: subtleBridge, begin } = bridge;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
+// Taken now: partner code may replace the globals, and these touch the runner's shared memory.
+const atomicsStore = Atomics.store;
+const Int32ArrayOf = Int32Array;
+// The runner's start flags for this isolate (a SharedArrayBuffer it reads): a call marks its slot
+// when its code starts, with no message (so no wake-up of the runner's thread per call).
+let startFlags;
 // isolated-vm cannot run the delayed task a timed Atomics.waitAsync posts: the runner process
 // aborts (every call on it fails). Partner code has no use for it: there is no other thread.
 delete Atomics.waitAsync;
@@ -208,8 +214,12 @@ define('__platformSetBundle', (namespace) => {
     );
   }
   // `deadline`: when the host stops waiting for this call (ms since the epoch), for ctx.remainingMs().
-  define('__platformRun', async (callId, requestJson, deadline) => {
-    begin(callId);
+  // `flags`: the start flags, given with this isolate's first call; `slot`: this call's, or -1
+  // when the runner has none free (then `begin` says the call started).
+  define('__platformRun', async (callId, requestJson, deadline, flags, slot) => {
+    if (flags !== undefined) startFlags = new Int32ArrayOf(flags);
+    if (startFlags !== undefined && slot >= 0) atomicsStore(startFlags, slot, 1);
+    else begin(callId);
     currentCall = callId;
     try {
       const request = jsonParse(requestJson);

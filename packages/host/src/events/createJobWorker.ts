@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { HostServices } from '../HostServices.js';
-import { claimJob, failAbandonedJobs, releaseJobs, renewLease } from './jobs.js';
+import { claimJobs, failAbandonedJobs, releaseJobs, renewLease } from './jobs.js';
 import { type JobOutcome, type RetryPolicy, runJob } from './runJob.js';
 
 export interface JobWorkerOptions {
@@ -55,6 +55,9 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   const heartbeats = new Map<string, NodeJS.Timeout>();
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  let timerAt = 0;
+  let abandonedCheckedAt = 0;
+  let refill = false;
   let filling: Promise<number> | undefined;
 
   function launch(job: { id: string; slug: string } & Parameters<typeof runJob>[1]): void {
@@ -99,35 +102,59 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
 
   async function fillSlots(): Promise<number> {
     let started = 0;
+    // Every free slot in one statement: one claim per job made claiming the bottleneck at scale.
     while (running.size < concurrency) {
-      const full = [...bySlug].filter(([, count]) => count >= perIntegration).map(([slug]) => slug);
-      const job = await claimJob(services.db, {
+      const jobs = await claimJobs(services.db, {
         worker: instanceId,
         now: services.now(),
         leaseMs,
-        skipSlugs: full,
-        skipKinds: gatesRunning >= gateConcurrency ? ['gate'] : [],
+        limit: concurrency - running.size,
+        perIntegration,
+        running: bySlug,
+        gateRoom: gateConcurrency - gatesRunning,
       });
-      if (job === undefined) break;
-      launch(job);
-      started += 1;
+      if (jobs.length === 0) break;
+      for (const job of jobs) launch(job);
+      started += jobs.length;
     }
     return started;
   }
 
-  // One claim loop at a time per instance; callers share the one in progress.
+  // One claim loop at a time per instance; callers share the one in progress, which then claims
+  // once more (a slot freed while its last claim was on the way would otherwise wait for a poll).
   function fill(): Promise<number> {
-    filling ??= fillSlots().finally(() => {
+    if (filling !== undefined) {
+      refill = true;
+      return filling;
+    }
+    filling = (async () => {
+      let started = 0;
+      do {
+        refill = false;
+        started += await fillSlots();
+      } while (refill);
+      return started;
+    })().finally(() => {
       filling = undefined;
     });
     return filling;
   }
 
+  // The earliest wake-up wins: a poll scheduled after a job ended must not postpone its refill.
   function schedule(delay: number): void {
+    const at = Date.now() + delay;
+    if (timer !== undefined && timerAt <= at) return;
     clearTimeout(timer);
+    timerAt = at;
     timer = setTimeout(() => {
+      timer = undefined;
       fill()
-        .then(() => failAbandonedJobs(services.db, services.now()))
+        .then(async () => {
+          // Once a poll interval at most, not after every refill.
+          if (Date.now() - abandonedCheckedAt < pollMs) return;
+          abandonedCheckedAt = Date.now();
+          await failAbandonedJobs(services.db, services.now());
+        })
         .catch((error) => services.logger.error({ err: error }, 'claiming jobs failed'))
         .finally(() => {
           if (!stopped) schedule(pollMs);
@@ -163,6 +190,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
     async stop(timeoutMs) {
       stopped = true;
       clearTimeout(timer);
+      timer = undefined;
       await filling?.catch(() => {});
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([

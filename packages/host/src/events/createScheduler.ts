@@ -2,10 +2,9 @@ import { checkCron } from '@platform/integration-schema';
 import { type DefinitionManifest, redactText } from '@platform/sdk/runtime';
 import { Cron } from 'croner';
 import type { HostServices } from '../HostServices.js';
-import { enqueueJob } from './jobs.js';
 
 export interface SchedulerOptions {
-  /** How often the scheduler looks at the clock (real time). Default 1 s. */
+  /** How often the scheduler looks at the clock (real time) at most; it also wakes as each minute begins. Default 1 s. */
   readonly pollMs?: number;
 }
 
@@ -17,10 +16,82 @@ export interface Scheduler {
 }
 
 const MINUTE = 60_000;
-// A schedule that fires every minute after a year of downtime: bounded search for the last time missed.
-const MAX_STEPS = 600_000;
+/** Marks (schedule x account) one statement considers: bounds its locks and its time in a transaction. */
+const ROWS_PER_STATEMENT = 1000;
+
+/** A tick that queued at least this many jobs refreshes the planner's statistics of `jobs`. */
+const ANALYZE_AFTER_JOBS = 1000;
 
 const floorMinute = (date: Date) => new Date(Math.floor(date.getTime() / MINUTE) * MINUTE);
+
+/** One integration's live version and, per declared schedule, its latest cron time at or before the minute. */
+interface FireTarget {
+  readonly slug: string;
+  readonly versionId: string;
+  readonly schedules: readonly { readonly id: string; readonly due: Date | undefined }[];
+}
+
+/**
+ * One page of an integration's activated accounts (after $7, up to $8 when given, at most $9), for
+ * every schedule $4 with its latest cron time $5 (ISO $6) at or before the minute $3, in one
+ * statement: marks seen for the first time are inserted at $3 and fire only if due at $3; stale
+ * marks are locked (the other instance's are skipped with `SKIP LOCKED`, or waited for), advanced
+ * to $3, and fire if their due time is later than the minute they had reached (one catch-up after
+ * downtime). Each firing inserts a job with the unique key (version, schedule, account, due time).
+ * Answers the jobs queued, the stale marks not locked here (`skipped`), and the page's last account.
+ */
+const fireSql = (lock: 'FOR UPDATE OF m SKIP LOCKED' | 'FOR UPDATE OF m') => {
+  // The page's marks by the primary key (slug, schedule, account): an index range, never a scan of all.
+  const pageMarks = `m.integration_slug = $1 AND m.schedule_id = ANY($4::text[])
+    AND m.account_id >= (SELECT lo FROM bounds) AND m.account_id <= (SELECT hi FROM bounds)`;
+  return `
+WITH schedule AS (
+  SELECT * FROM unnest($4::text[], $5::timestamptz[], $6::text[]) AS s (id, due, due_iso)
+), account AS (
+  SELECT account_id FROM activations
+  WHERE integration_slug = $1 AND account_id > $7 AND ($8::text IS NULL OR account_id <= $8)
+  ORDER BY account_id LIMIT $9
+), bounds AS (
+  SELECT min(account_id) AS lo, max(account_id) AS hi FROM account
+), fresh AS (
+  INSERT INTO schedule_marks (integration_slug, schedule_id, account_id, last_minute)
+  SELECT $1, s.id, a.account_id, $3 FROM account a CROSS JOIN schedule s
+  WHERE NOT EXISTS (SELECT 1 FROM schedule_marks m
+                    WHERE ${pageMarks} AND m.schedule_id = s.id AND m.account_id = a.account_id)
+  ON CONFLICT DO NOTHING
+  RETURNING schedule_id, account_id
+), stale AS (
+  SELECT m.schedule_id FROM schedule_marks m
+  WHERE ${pageMarks} AND m.last_minute < $3 AND m.account_id IN (SELECT account_id FROM account)
+), claimed AS (
+  SELECT m.schedule_id, m.account_id, m.last_minute FROM schedule_marks m
+  WHERE ${pageMarks} AND m.last_minute < $3 AND m.account_id IN (SELECT account_id FROM account)
+  ${lock}
+), advanced AS (
+  UPDATE schedule_marks m SET last_minute = $3 FROM claimed c
+  WHERE ${pageMarks} AND m.schedule_id = c.schedule_id AND m.account_id = c.account_id
+  RETURNING c.schedule_id, c.account_id, c.last_minute AS previous
+), due AS (
+  SELECT a.schedule_id, a.account_id, s.due_iso FROM advanced a JOIN schedule s ON s.id = a.schedule_id
+  WHERE s.due > a.previous
+  UNION ALL
+  SELECT f.schedule_id, f.account_id, s.due_iso FROM fresh f JOIN schedule s ON s.id = f.schedule_id
+  WHERE s.due = $3
+), queued AS (
+  -- A failed run is logged, not retried (max_attempts 1); a run whose worker died is failed when its lease ends.
+  INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, unique_key, max_attempts, run_at, created_at)
+  SELECT gen_random_uuid()::text, 'schedule', $1, d.account_id, $2, jsonb_build_object('target', d.schedule_id),
+    'schedule:' || $2 || ':' || d.schedule_id || ':' || d.account_id || ':' || d.due_iso, 1, $3, $3
+  FROM due d
+  ON CONFLICT (unique_key) DO NOTHING
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM queued)::int AS fired,
+  ((SELECT count(*) FROM stale) - (SELECT count(*) FROM claimed))::int AS skipped,
+  (SELECT hi FROM bounds) AS last_account`;
+};
+const FIRE_SQL_SKIP_LOCKED = fireSql('FOR UPDATE OF m SKIP LOCKED');
+const FIRE_SQL = fireSql('FOR UPDATE OF m');
 
 /**
  * Fires each declared schedule of each live version once per activated account at each cron
@@ -28,12 +99,16 @@ const floorMinute = (date: Date) => new Date(Math.floor(date.getTime() / MINUTE)
  * schedule, account) records the last minute considered, and its row lock lets one instance
  * advance it; the job's unique key (version, schedule, account, minute) guards once more.
  * After downtime, only the latest missed time runs (one catch-up). Versions and activations are
- * read at each tick, so a new version or a deactivation takes effect at the next one.
+ * read at each tick, so a new version or a deactivation takes effect at the next one. A tick fires
+ * in bulk, a page of accounts per statement ({@link fireSql}); marks another instance holds are
+ * skipped, then waited for at the end of the tick, so a crash before its commit fires them here.
  * @example const scheduler = createScheduler(host.services); scheduler.start();
  */
 export function createScheduler(services: HostServices, options: SchedulerOptions = {}): Scheduler {
   const pollMs = options.pollMs ?? 1000;
   const crons = new Map<string, Cron | undefined>();
+  const dues = new Map<string, Date | undefined>();
+  let dueMinute = 0;
   let lastMinute = 0;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<number> | undefined;
@@ -54,96 +129,109 @@ export function createScheduler(services: HostServices, options: SchedulerOption
     return crons.get(expression);
   }
 
-  /** The latest cron time in (after, upTo], if any. */
-  function latestDue(cron: Cron, after: Date, upTo: Date): Date | undefined {
-    let found: Date | undefined;
-    let cursor = after;
-    for (let step = 0; step < MAX_STEPS; step += 1) {
-      const next = cron.nextRun(cursor);
-      if (next === null || next.getTime() > upTo.getTime()) break;
-      found = next;
-      cursor = next;
+  /**
+   * The latest cron time at or before `minute`, if any, computed once per expression and minute.
+   * A mark that reached minute L fires it when it is later than L: the latest time in (L, minute].
+   */
+  function latestAtOrBefore(expression: string, minute: Date): Date | undefined {
+    if (dueMinute !== minute.getTime()) {
+      dueMinute = minute.getTime();
+      dues.clear();
     }
-    return found;
+    if (!dues.has(expression)) {
+      const cron = cronOf(expression);
+      dues.set(expression, cron?.previousRuns(1, new Date(minute.getTime() + 1))[0] ?? undefined);
+    }
+    return dues.get(expression);
   }
 
-  async function fireOne(input: {
-    slug: string;
-    versionId: string;
-    scheduleId: string;
-    cron: Cron;
-    accountId: string;
-    minute: Date;
-  }): Promise<boolean> {
-    return services.db.transaction(async (tx) => {
-      const key = [input.slug, input.scheduleId, input.accountId];
-      const inserted = await tx.query(
-        `INSERT INTO schedule_marks (integration_slug, schedule_id, account_id, last_minute) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING`,
-        [...key, input.minute],
-      );
-      let due: Date | undefined;
-      if (inserted.rowCount > 0) {
-        // First sight of this schedule for this account: from now on, no catch-up of earlier times.
-        due = latestDue(input.cron, new Date(input.minute.getTime() - 1000), input.minute);
-      } else {
-        const { rows } = await tx.query(
-          `SELECT last_minute FROM schedule_marks
-           WHERE integration_slug = $1 AND schedule_id = $2 AND account_id = $3 FOR UPDATE`,
-          key,
-        );
-        const last = new Date(rows[0]!.last_minute as string);
-        if (last.getTime() >= input.minute.getTime()) return false;
-        await tx.query(
-          `UPDATE schedule_marks SET last_minute = $4
-           WHERE integration_slug = $1 AND schedule_id = $2 AND account_id = $3`,
-          [...key, input.minute],
-        );
-        due = latestDue(input.cron, last, input.minute);
-      }
-      if (due === undefined) return false;
-      const id = await enqueueJob(tx, {
-        kind: 'schedule',
-        slug: input.slug,
-        accountId: input.accountId,
-        versionId: input.versionId,
-        target: input.scheduleId,
-        uniqueKey: `schedule:${input.versionId}:${input.scheduleId}:${input.accountId}:${due.toISOString()}`,
-        // A failed run is logged, not retried; a run whose worker died is failed when its lease ends.
-        maxAttempts: 1,
-        runAt: input.minute,
-      });
-      return id !== undefined;
-    });
+  /**
+   * Fires `target`'s due schedules at `minute` for the activated accounts in `range` (at most a
+   * page of them when `upTo` is null): one statement, see {@link fireSql}.
+   */
+  async function firePage(
+    target: FireTarget,
+    minute: Date,
+    range: { after: string; upTo: string | null },
+    skipLocked: boolean,
+  ): Promise<{ fired: number; skipped: number; lastAccount: string | null }> {
+    const { rows } = await services.db.query(skipLocked ? FIRE_SQL_SKIP_LOCKED : FIRE_SQL, [
+      target.slug,
+      target.versionId,
+      minute,
+      target.schedules.map((schedule) => schedule.id),
+      target.schedules.map((schedule) => schedule.due ?? null),
+      target.schedules.map((schedule) => schedule.due?.toISOString() ?? null),
+      range.after,
+      range.upTo,
+      range.upTo === null ? Math.max(1, Math.floor(ROWS_PER_STATEMENT / target.schedules.length)) : null,
+    ]);
+    const row = rows[0]!;
+    return {
+      fired: row.fired as number,
+      skipped: row.skipped as number,
+      lastAccount: (row.last_account as string | null) ?? null,
+    };
+  }
+
+  /** Whether marks of activated accounts in `range` have not reached `minute` (a cheap look, no lock). */
+  async function anyStale(
+    target: FireTarget,
+    minute: Date,
+    range: { after: string; upTo: string },
+  ): Promise<boolean> {
+    const { rowCount } = await services.db.query(
+      `SELECT 1 FROM schedule_marks m
+       WHERE m.integration_slug = $1 AND m.schedule_id = ANY($2::text[]) AND m.account_id > $3 AND m.account_id <= $4
+         AND m.last_minute < $5
+         AND EXISTS (SELECT 1 FROM activations a WHERE a.integration_slug = $1 AND a.account_id = m.account_id)
+       LIMIT 1`,
+      [target.slug, target.schedules.map((schedule) => schedule.id), range.after, range.upTo, minute],
+    );
+    return rowCount > 0;
   }
 
   async function tickNow(): Promise<number> {
     const minute = floorMinute(services.now());
+    // One row per integration with schedules and an activation; the accounts are paged in SQL.
     const { rows } = await services.db.query(
-      `SELECT i.slug, v.id AS version_id, v.manifest, a.account_id
+      `SELECT i.slug, v.id AS version_id, v.manifest->'schedules' AS schedules
        FROM integrations i
        JOIN versions v ON v.id = i.live_version_id
-       JOIN activations a ON a.integration_slug = i.slug
        WHERE jsonb_array_length(COALESCE(v.manifest->'schedules', '[]'::jsonb)) > 0
-       ORDER BY i.slug, a.account_id`,
+         AND EXISTS (SELECT 1 FROM activations a WHERE a.integration_slug = i.slug)
+       ORDER BY i.slug`,
     );
     let fired = 0;
+    const recheck: { target: FireTarget; range: { after: string; upTo: string } }[] = [];
     for (const row of rows) {
-      const manifest = row.manifest as DefinitionManifest;
-      for (const schedule of manifest.schedules) {
-        const cron = cronOf(schedule.cron);
-        if (cron === undefined) continue;
-        const queued = await fireOne({
-          slug: row.slug as string,
-          versionId: row.version_id as string,
-          scheduleId: schedule.id,
-          cron,
-          accountId: row.account_id as string,
-          minute,
-        });
-        if (queued) fired += 1;
+      const declared = row.schedules as DefinitionManifest['schedules'];
+      const schedules: { id: string; due: Date | undefined }[] = [];
+      for (const schedule of declared) {
+        if (cronOf(schedule.cron) === undefined) continue;
+        schedules.push({ id: schedule.id, due: latestAtOrBefore(schedule.cron, minute) });
+      }
+      if (schedules.length === 0) continue;
+      const target: FireTarget = { slug: row.slug as string, versionId: row.version_id as string, schedules };
+      // Pages of accounts in order; marks another instance holds are skipped, not waited for.
+      let after = '';
+      for (;;) {
+        const page = await firePage(target, minute, { after, upTo: null }, true);
+        fired += page.fired;
+        if (page.lastAccount === null) break;
+        if (page.skipped > 0) recheck.push({ target, range: { after, upTo: page.lastAccount } });
+        after = page.lastAccount;
       }
     }
+    // Pages where another instance held marks: wait for its transaction now (it has most likely
+    // committed, advancing them); if it rolled back (a crash before its commit), fire them here.
+    for (const { target, range } of recheck) {
+      if (await anyStale(target, minute, range))
+        fired += (await firePage(target, minute, range, false)).fired;
+    }
+    // Thousands of queued rows at once: the planner's statistics still say the queue is short and
+    // it would sort every ready row at each claim instead of reading the claim index in order.
+    if (fired >= ANALYZE_AFTER_JOBS) await services.db.query('ANALYZE (SKIP_LOCKED) jobs');
     lastMinute = minute.getTime();
     return fired;
   }
@@ -156,14 +244,19 @@ export function createScheduler(services: HostServices, options: SchedulerOption
   }
 
   function loop(): void {
-    timer = setTimeout(() => {
-      const due = floorMinute(services.now()).getTime() > lastMinute;
-      (due ? tick() : Promise.resolve(0))
-        .catch((error) => services.logger.error({ err: error }, 'scheduler tick failed'))
-        .finally(() => {
-          if (timer !== undefined) loop();
-        });
-    }, pollMs);
+    // Awake just after each minute begins (on the host's clock), so a due run is queued at once.
+    const toNextMinute = MINUTE - (services.now().getTime() % MINUTE) + 1;
+    timer = setTimeout(
+      () => {
+        const due = floorMinute(services.now()).getTime() > lastMinute;
+        (due ? tick() : Promise.resolve(0))
+          .catch((error) => services.logger.error({ err: error }, 'scheduler tick failed'))
+          .finally(() => {
+            if (timer !== undefined) loop();
+          });
+      },
+      Math.min(pollMs, toNextMinute),
+    );
   }
 
   return {

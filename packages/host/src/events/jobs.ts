@@ -24,6 +24,8 @@ export interface Job {
   readonly conflicts: number;
   /** A webhook delivery's request (method, header view, content type); absent on older rows and other kinds. */
   readonly request?: WebhookRequestInit;
+  /** Whether its account had the integration activated when it was claimed (`claimJobs`); absent: not asked. */
+  readonly active?: boolean;
 }
 
 /** One line of the delivery/run log. */
@@ -88,6 +90,52 @@ export async function enqueueJob(
   return rowCount > 0 ? id : undefined;
 }
 
+/** What {@link enqueueJob} and {@link enqueueJobs} store for one job. */
+export type EnqueueJobInput = Parameters<typeof enqueueJob>[1];
+
+/**
+ * Stores several jobs in one statement (one multi-row INSERT, so one commit): all of them or, when
+ * the statement fails, none. Answers each job's id in input order, undefined where its `uniqueKey`
+ * was already taken. The rows travel as 13 array parameters whatever their number.
+ */
+export async function enqueueJobs(
+  db: Queryable,
+  inputs: readonly EnqueueJobInput[],
+): Promise<(string | undefined)[]> {
+  if (inputs.length === 0) return [];
+  const ids = inputs.map(() => newId());
+  const column = <T>(pick: (input: EnqueueJobInput) => T) => inputs.map(pick);
+  const { rows } = await db.query(
+    `INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
+       request_method, request_headers, request_content_type)
+     SELECT id, kind, slug, account_id, version_id, payload::jsonb, body, unique_key, max_attempts, run_at, run_at,
+       request_method, request_headers::jsonb, request_content_type
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+       $9::integer[], $10::timestamptz[], $11::text[], $12::text[], $13::text[])
+       AS r(id, kind, slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at,
+         request_method, request_headers, request_content_type)
+     ON CONFLICT (unique_key) DO NOTHING
+     RETURNING id`,
+    [
+      ids,
+      column((input) => input.kind),
+      column((input) => input.slug),
+      column((input) => input.accountId),
+      column((input) => input.versionId),
+      column((input) => JSON.stringify({ target: input.target })),
+      column((input) => input.body ?? null),
+      column((input) => input.uniqueKey ?? null),
+      column((input) => input.maxAttempts),
+      column((input) => input.runAt.toISOString()),
+      column((input) => input.request?.method ?? null),
+      column((input) => (input.request === undefined ? null : JSON.stringify(input.request.headers))),
+      column((input) => input.request?.contentType ?? null),
+    ],
+  );
+  const inserted = new Set(rows.map((row) => row.id as string));
+  return ids.map((id) => (inserted.has(id) ? id : undefined));
+}
+
 /**
  * Claims one ready job (queued and due, or running with an expired lease and attempts left: its
  * worker died; without attempts left `failAbandonedJobs` fails it) for
@@ -127,7 +175,90 @@ export async function claimJob(
     ],
   );
   const row = rows[0];
-  if (row === undefined) return undefined;
+  return row === undefined ? undefined : jobOf(row);
+}
+
+/**
+ * Claims up to `limit` ready jobs in one statement (see {@link claimJob}, whose rules it keeps):
+ * oldest first, at most `perIntegration` running per integration counting `running` (this
+ * worker's jobs in flight per integration), at most `gateRoom` gate jobs. It looks at the
+ * `limit * 4` oldest ready rows it can lock, so a call may take fewer than it could: call again
+ * while it takes any (integrations at their limit are then left out through `running`).
+ */
+export async function claimJobs(
+  db: Queryable,
+  input: {
+    worker: string;
+    now: Date;
+    leaseMs: number;
+    limit: number;
+    perIntegration: number;
+    running: ReadonlyMap<string, number>;
+    gateRoom: number;
+  },
+): Promise<Job[]> {
+  if (input.limit <= 0) return [];
+  const full = [...input.running].filter(([, count]) => count >= input.perIntegration).map(([slug]) => slug);
+  const { rows } = await db.query(
+    // Queued and expired rows apart: each branch reads its index in order (jobs_queued, jobs_ready)
+    // and stops at its limit, where one OR'ed condition sorted every ready row at each claim.
+    `WITH queued AS (
+       SELECT id, kind, integration_slug, run_at, created_at FROM jobs
+       WHERE status = 'queued' AND run_at <= $2
+         AND NOT (integration_slug = ANY($4::text[])) AND (kind <> 'gate' OR $9::int > 0)
+       ORDER BY run_at, created_at
+       LIMIT $5 * 4
+       FOR UPDATE SKIP LOCKED
+     ), expired AS (
+       SELECT id, kind, integration_slug, run_at, created_at FROM jobs
+       WHERE status = 'running' AND locked_until <= $2 AND attempts < max_attempts
+         AND NOT (integration_slug = ANY($4::text[])) AND (kind <> 'gate' OR $9::int > 0)
+       ORDER BY run_at, created_at
+       LIMIT $5 * 4
+       FOR UPDATE SKIP LOCKED
+     ), candidate AS (
+       SELECT * FROM queued UNION ALL SELECT * FROM expired
+     ), ranked AS (
+       SELECT c.id, c.kind, c.run_at, c.created_at,
+         row_number() OVER (PARTITION BY c.integration_slug ORDER BY c.run_at, c.created_at) AS nth,
+         row_number() OVER (PARTITION BY c.kind = 'gate' ORDER BY c.run_at, c.created_at) AS nth_of_kind,
+         $6::int - COALESCE(r.running, 0) AS room
+       FROM candidate c LEFT JOIN unnest($7::text[], $8::int[]) AS r (slug, running) ON r.slug = c.integration_slug
+     ), chosen AS (
+       SELECT id FROM ranked
+       WHERE nth <= room AND (kind <> 'gate' OR nth_of_kind <= $9::int)
+       ORDER BY run_at, created_at
+       LIMIT $5
+     )
+     UPDATE jobs SET status = 'running', locked_by = $1, locked_until = $3, attempts = attempts + 1, started_at = $2
+     FROM chosen WHERE jobs.id = chosen.id
+     RETURNING jobs.id, kind, integration_slug, account_id, version_id, payload, body, attempts, max_attempts, conflicts,
+       request_method, request_headers, request_content_type, run_at, created_at,
+       EXISTS (SELECT 1 FROM activations a
+               WHERE a.integration_slug = jobs.integration_slug AND a.account_id = jobs.account_id) AS active`,
+    [
+      input.worker,
+      input.now,
+      new Date(input.now.getTime() + input.leaseMs),
+      full,
+      input.limit,
+      input.perIntegration,
+      [...input.running.keys()],
+      [...input.running.values()],
+      input.gateRoom,
+    ],
+  );
+  // RETURNING keeps no order: oldest first, as they were chosen.
+  rows.sort(
+    (x, y) =>
+      new Date(x.run_at as string).getTime() - new Date(y.run_at as string).getTime() ||
+      new Date(x.created_at as string).getTime() - new Date(y.created_at as string).getTime(),
+  );
+  return rows.map(jobOf);
+}
+
+/** A claimed row of `jobs` as a {@link Job}. */
+function jobOf(row: Record<string, unknown>): Job {
   return {
     id: row.id as string,
     kind: row.kind as JobKind,
@@ -148,6 +279,7 @@ export async function claimJob(
           },
         }
       : {}),
+    ...(typeof row.active === 'boolean' ? { active: row.active } : {}),
   };
 }
 

@@ -59,7 +59,23 @@ export function jobFinisher(services: HostServices, job: Job, worker: string) {
 // Stored and shown in the log: URLs (queries, userinfo) redacted, bounded in size.
 const logMessage = (message: string) => redactText(message).slice(0, 2000);
 
+// Versions are never changed or deleted once installed: each instance keeps the ones its jobs ran.
+const VERSIONS_KEPT = 256;
+const versionsOf = new WeakMap<Db, Map<string, InstalledVersion>>();
+
 async function versionById(db: Db, id: string): Promise<InstalledVersion | undefined> {
+  const kept = versionsOf.get(db) ?? new Map<string, InstalledVersion>();
+  versionsOf.set(db, kept);
+  const known = kept.get(id);
+  if (known !== undefined) return known;
+  const version = await readVersion(db, id);
+  if (version === undefined) return undefined;
+  if (kept.size >= VERSIONS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(id, version);
+  return version;
+}
+
+async function readVersion(db: Db, id: string): Promise<InstalledVersion | undefined> {
   const { rows } = await db.query(
     `SELECT v.id, v.integration_slug, v.number, v.manifest, i.source_id
      FROM versions v JOIN integrations i ON i.slug = v.integration_slug WHERE v.id = $1`,
@@ -110,11 +126,16 @@ export async function runJob(
     return fail(`${job.kind} job without account or version`, false);
   const version = await versionById(services.db, versionId);
   if (version === undefined) return fail(`version ${versionId} no longer exists`, false);
-  const active = await services.db.query(
-    'SELECT 1 FROM activations WHERE integration_slug = $1 AND account_id = $2',
-    [job.slug, accountId],
-  );
-  if (active.rowCount === 0) {
+  // Asked when it was claimed (`claimJobs`), else now: a deactivated account's job never runs its handler.
+  const active =
+    job.active ??
+    (
+      await services.db.query('SELECT 1 FROM activations WHERE integration_slug = $1 AND account_id = $2', [
+        job.slug,
+        accountId,
+      ])
+    ).rowCount > 0;
+  if (!active) {
     return fail(`integration "${job.slug}" is no longer activated for account ${accountId}`, false);
   }
 

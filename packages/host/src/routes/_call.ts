@@ -6,6 +6,7 @@ import { type InstalledVersion, readBundle } from '../store/integrations.js';
 import {
   accountByRefSql,
   CREDENTIAL_COLUMNS_SQL,
+  type CredentialFailure,
   credentialFromRow,
   credentialKindsOf,
   type User,
@@ -40,6 +41,9 @@ WHERE s.token_hash = $1 AND s.kind IN ($2, $5)`;
  * Who calls which integration for which account: signed in, `accountId` (an account's id or slug)
  * naming an account (else 404 `account_not_found`) the user is a member of (else 403 `forbidden`),
  * the integration installed, and (unless `allowInactive`) activated for that account.
+ * The row is memoized in `services.cache` (successes only, keyed by credential, account and slug):
+ * a change to any table it reads is seen within the cache's bound, and every rule below, expiry
+ * against `services.now()` included, is checked again on each call.
  */
 export async function resolveCall(
   services: HostServices,
@@ -50,45 +54,20 @@ export async function resolveCall(
   const slug = c.req.param('slug') ?? '';
   const accountRef = c.req.query('accountId') ?? '';
   const kinds = credentialKindsOf(credential?.kind === 'token' ? 'bearer' : 'cookie');
-  const { rows } = credential?.secret
-    ? await services.db.query(RESOLVE_SQL, [sha256(credential.secret), kinds[0], accountRef, slug, kinds[1]])
-    : { rows: [] };
-  const row = rows[0];
+  let row: Record<string, unknown> | undefined;
+  if (credential?.secret) {
+    const params = [sha256(credential.secret), kinds[0], accountRef, slug, kinds[1]] as const;
+    row = await services.cache.memoize(
+      `call:${JSON.stringify(params)}`,
+      async () => (await services.db.query(RESOLVE_SQL, params)).rows[0],
+      (found) => found !== undefined && callFailure(services, found, accountRef, slug, true) === undefined,
+    );
+  }
   if (row === undefined) throw unauthenticated(credential);
-  // The same rule as every other route's sign-in (revoked, expired, waiting for a TOTP code).
-  const { failure } = credentialFromRow(row, services.now());
+  const failure = callFailure(services, row, accountRef, slug, options.allowInactive === true);
+  if (failure instanceof RouteError) throw failure;
   if (failure !== undefined) throw unauthenticated(credential, failure);
-  if (accountRef === '')
-    throw new RouteError(
-      400,
-      'invalid_request',
-      'Add the accountId query parameter naming the account to act for (its id or slug).',
-    );
-  if (row.account_id === null) {
-    throw new RouteError(
-      404,
-      'account_not_found',
-      `${unknownAccount(accountRef)}; pass the id or slug of an account you belong to in accountId (GET /api/platform/me lists them).`,
-    );
-  }
-  if (row.role === null) {
-    throw new RouteError(
-      403,
-      'forbidden',
-      `You are not a member of account "${accountRef}"; ask an account owner to add you.`,
-    );
-  }
   const accountId = row.account_id as string;
-  if (row.version_id === null) {
-    throw new RouteError(404, 'integration_not_found', `No integration "${slug}" is installed on this host.`);
-  }
-  if (!options.allowInactive && row.active !== true) {
-    throw new RouteError(
-      403,
-      'not_activated',
-      `Integration "${slug}" is not activated for account "${accountRef}"; activate it first.`,
-    );
-  }
   const versionId = row.version_id as string;
   return {
     user: {
@@ -107,4 +86,52 @@ export async function resolveCall(
       loadBundle: () => readBundle(services.db, versionId),
     },
   };
+}
+
+/** Why a resolved row may not call (a credential failure, for the 401), or undefined: the checks in their order. */
+function callFailure(
+  services: HostServices,
+  row: Record<string, unknown>,
+  accountRef: string,
+  slug: string,
+  allowInactive: boolean,
+): RouteError | CredentialFailure | undefined {
+  // The same rule as every other route's sign-in (revoked, expired, waiting for a TOTP code).
+  const { failure } = credentialFromRow(row, services.now());
+  if (failure !== undefined) return failure;
+  if (accountRef === '')
+    return new RouteError(
+      400,
+      'invalid_request',
+      'Add the accountId query parameter naming the account to act for (its id or slug).',
+    );
+  if (row.account_id === null) {
+    return new RouteError(
+      404,
+      'account_not_found',
+      `${unknownAccount(accountRef)}; pass the id or slug of an account you belong to in accountId (GET /api/platform/me lists them).`,
+    );
+  }
+  if (row.role === null) {
+    return new RouteError(
+      403,
+      'forbidden',
+      `You are not a member of account "${accountRef}"; ask an account owner to add you.`,
+    );
+  }
+  if (row.version_id === null) {
+    return new RouteError(
+      404,
+      'integration_not_found',
+      `No integration "${slug}" is installed on this host.`,
+    );
+  }
+  if (!allowInactive && row.active !== true) {
+    return new RouteError(
+      403,
+      'not_activated',
+      `Integration "${slug}" is not activated for account "${accountRef}"; activate it first.`,
+    );
+  }
+  return undefined;
 }

@@ -4,7 +4,6 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { HostServices } from '../HostServices.js';
-import { consumeRateLimit } from '../rateLimit.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { checkStateChange } from './_auth.js';
 import { resolveCall } from './_call.js';
@@ -29,8 +28,7 @@ export function actionRoutes(services: HostServices): Hono {
     async (c) => {
       checkStateChange(services, c, { requireJson: true });
       const target = await resolveCall(services, c);
-      const limit = await consumeRateLimit(
-        services.db,
+      const limit = await services.actionRateLimit.consume(
         [
           { key: `user:${target.user.id}`, limit: services.limits.ratePerUser, name: 'per_user' },
           {

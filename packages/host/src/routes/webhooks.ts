@@ -2,7 +2,6 @@ import type { DefinitionManifest, WebhookRequestInit } from '@platform/sdk/runti
 import { verifyWebhookSignature, webhookHeaderView } from '@platform/sdk/runtime';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { enqueueJob } from '../events/jobs.js';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { readBundle } from '../store/integrations.js';
@@ -41,24 +40,40 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function webhookRoutes(services: HostServices): Hono {
   const app = new Hono();
+  const maxSize = services.limits.webhookBodyBytes;
+  const tooLarge = (c: Context) =>
+    errorResponse(
+      c,
+      413,
+      'payload_too_large',
+      `The delivery is larger than ${maxSize} bytes; ask the vendor for smaller events.`,
+    );
+  const streamingLimit = bodyLimit({ maxSize, onError: tooLarge });
   app.post(
     '/:slug/webhooks/:webhookId',
-    bodyLimit({
-      maxSize: services.limits.webhookBodyBytes,
-      onError: (c) =>
-        errorResponse(
-          c,
-          413,
-          'payload_too_large',
-          `The delivery is larger than ${services.limits.webhookBodyBytes} bytes; ask the vendor for smaller events.`,
-        ),
-    }),
+    // hono's bodyLimit touches `c.req.raw.body`, which makes @hono/node-server build a full web
+    // Request and stream the body through web streams. With a Content-Length and no
+    // Transfer-Encoding the declared length is the whole check (the HTTP parser delivers no more),
+    // as in bodyLimit, and the body is then read on the server's fast path; without one, bodyLimit
+    // counts the bytes as they stream.
+    async (c, next) => {
+      const length = c.req.header('content-length');
+      if (length === undefined || c.req.header('transfer-encoding') !== undefined) {
+        return streamingLimit(c, next);
+      }
+      return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : next();
+    },
     async (c) => {
       const slug = c.req.param('slug');
       const webhookId = c.req.param('webhookId');
       const accountRef = c.req.query('accountId') ?? '';
-      const { rows } = await services.db.query(TARGET_SQL, [slug, accountRef]);
-      const row = rows[0];
+      // Only a found, activated target is cached: deactivation, a new live version or an account
+      // change drops it on every instance within `services.cache.staleAfterMs` (src/cache/).
+      const row = await services.cache.memoize(
+        `webhook-target\n${slug}\n${accountRef}`,
+        async () => (await services.db.query(TARGET_SQL, [slug, accountRef])).rows[0],
+        (found) => typeof found?.account_id === 'string',
+      );
       const manifest = row?.manifest as DefinitionManifest | undefined;
       const webhook = manifest?.webhooks.find((candidate) => candidate.id === webhookId);
       if (row === undefined) {
@@ -93,23 +108,14 @@ export function webhookRoutes(services: HostServices): Hono {
         contentType: c.req.header('content-type'),
       };
       if (webhook.signature !== undefined) {
-        const secret = await readSecret(
-          services.db,
-          services.secretBox,
-          { slug, accountId, sourceId: row.source_id as string },
-          webhook.signature.secretName,
-        );
-        if (secret === undefined) {
-          services.logger.warn(
-            { integration: slug, accountId, webhookId, secretName: webhook.signature.secretName },
-            'webhook refused: its signing secret is not set in any tier',
-          );
-        }
-        const verdict =
+        const { signature } = webhook;
+        const scope = { slug, accountId, sourceId: row.source_id as string };
+        const read = () => readSecret(services.db, services.secretBox, scope, signature.secretName);
+        const verify = async (secret: string | undefined) =>
           secret === undefined
             ? { valid: false, reason: 'the signing secret is not set up on this host' }
-            : await verifyWebhookSignature({
-                signature: webhook.signature,
+            : verifyWebhookSignature({
+                signature,
                 headers: c.req.raw.headers,
                 rawBody: bytes,
                 secret,
@@ -117,6 +123,29 @@ export function webhookRoutes(services: HostServices): Hono {
                 method: c.req.method,
                 url: vendorUrl(services, c),
               });
+        // Cached for at most the host cache's maxAgeMs (the secrets table is not one it watches):
+        // a secret refused here is read again from the database before the delivery is refused,
+        // so a new secret is used at once, and a replaced or deleted one stops verifying within
+        // that bound on every instance.
+        let secret = await services.cache.memoize(
+          `webhook-secret\n${slug}\n${accountId}\n${scope.sourceId}\n${signature.secretName}`,
+          read,
+          (found) => found !== undefined,
+        );
+        let verdict = await verify(secret);
+        if (!verdict.valid && secret !== undefined) {
+          const current = await read();
+          if (current !== secret) {
+            secret = current;
+            verdict = await verify(current);
+          }
+        }
+        if (secret === undefined) {
+          services.logger.warn(
+            { integration: slug, accountId, webhookId, secretName: signature.secretName },
+            'webhook refused: its signing secret is not set in any tier',
+          );
+        }
         if (!verdict.valid) {
           // A missing secret is the operator's set-up (logged above), not a forged delivery.
           if (secret !== undefined) {
@@ -137,7 +166,7 @@ export function webhookRoutes(services: HostServices): Hono {
             c,
             401,
             'invalid_signature',
-            `The ${webhook.signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the delivery as the webhook's scheme says, with its signing secret.`,
+            `The ${signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the delivery as the webhook's scheme says, with its signing secret.`,
           );
         }
       }
@@ -176,17 +205,32 @@ export function webhookRoutes(services: HostServices): Hono {
         if (answered !== undefined) return answered;
       }
       const now = services.now();
-      const deliveryId = await enqueueJob(services.db, {
-        kind: 'webhook',
-        slug,
-        accountId,
-        versionId,
-        target: webhookId,
-        body: rawBody,
-        request,
-        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-        runAt: now,
-      });
+      let deliveryId: string | undefined;
+      try {
+        // Group commit: answered once the row is committed, with whatever came in meanwhile.
+        deliveryId = await services.enqueueBatcher.enqueue({
+          kind: 'webhook',
+          slug,
+          accountId,
+          versionId,
+          target: webhookId,
+          body: rawBody,
+          request,
+          maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+          runAt: now,
+        });
+      } catch (error) {
+        services.logger.error(
+          { err: error, integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
+          'webhook delivery not stored',
+        );
+        return errorResponse(
+          c,
+          503,
+          'internal_error',
+          'The delivery could not be stored and was not accepted; the vendor may retry.',
+        );
+      }
       return c.json({ ok: true, data: { deliveryId } }, 202);
     },
   );

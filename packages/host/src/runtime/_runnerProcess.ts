@@ -48,18 +48,27 @@ export interface RunnerCall {
 
 type FromRunner =
   | { type: 'ready' }
-  | { type: 'cap'; callId: string; versionId: string; capId: number; method: string; args: string }
+  | {
+      type: 'cap';
+      callId: string;
+      versionId: string;
+      capId: number;
+      method: string;
+      args: string;
+      logs?: unknown;
+    }
   | { type: 'security'; kind: 'capability_borrowing'; versionId: string; message: string }
   | { type: 'leftover'; versionId: string; cpuMs: number }
-  | { type: 'log'; callId: string; entry: string }
+  | { type: 'log'; callId: string; entries: unknown }
   | { type: 'evicted'; versionId: string }
   | { type: 'stats'; statsId: number; isolates: number; versions: number }
-  | { type: 'result'; callId: string; ok: true; value: string }
+  | { type: 'result'; callId: string; ok: true; value: string; logs?: unknown }
   | {
       type: 'result';
       callId: string;
       ok: false;
       error: { kind: RunnerFailureKind; message: string; name?: string };
+      logs?: unknown;
     };
 
 interface InFlight {
@@ -169,6 +178,7 @@ export function startRunnerProcess(options: {
       // call must be in flight on this runner, for the version whose isolate sent it.
       const call = calls.get(message.callId);
       const own = call !== undefined && call.versionId === message.versionId;
+      if (own) applyLogs(call, message.logs);
       // An unknown id is a call that just timed out here; another version's call is an attack.
       if (call !== undefined && !own) {
         report(
@@ -191,12 +201,7 @@ export function startRunnerProcess(options: {
         `work a handler left running after its call used ${message.cpuMs} ms of CPU; its isolate was disposed`,
       );
     } else if (message.type === 'log') {
-      const call = calls.get(message.callId);
-      try {
-        call?.capabilities.log(JSON.parse(message.entry) as LogEntry);
-      } catch {
-        // A log line that is not JSON is dropped; it cannot come from the prelude.
-      }
+      applyLogs(calls.get(message.callId), message.entries);
     } else if (message.type === 'stats') {
       statsWaiting.get(message.statsId)?.({
         pid: child.pid ?? -1,
@@ -209,6 +214,7 @@ export function startRunnerProcess(options: {
     } else if (message.type === 'result') {
       const call = calls.get(message.callId);
       calls.delete(message.callId);
+      applyLogs(call, message.logs);
       call?.settle(message.ok ? { ok: true, value: message.value } : { ok: false, error: message.error });
     }
   });
@@ -305,6 +311,23 @@ export function startRunnerProcess(options: {
         ...(call.ephemeral ? { ephemeral: true } : {}),
       });
     });
+  }
+}
+
+/**
+ * A call's console lines from its runner, in order: JSON text each (the prelude's), batched with
+ * the call's next message. Anything else (not an array, a line that is not a JSON object) is dropped.
+ */
+export function applyLogs(call: { readonly capabilities: Capabilities } | undefined, entries: unknown): void {
+  if (call === undefined || !Array.isArray(entries)) return;
+  for (const entry of entries) {
+    try {
+      const parsed: unknown = JSON.parse(String(entry));
+      // The call's logger checks level and message; a line that is no object never reaches it.
+      if (typeof parsed === 'object' && parsed !== null) call.capabilities.log(parsed as LogEntry);
+    } catch {
+      // A log line that is not JSON is dropped; it cannot come from the prelude.
+    }
   }
 }
 

@@ -7,6 +7,9 @@ export const RUNNER_DIR = fileURLToPath(new URL('../../runner/', import.meta.url
 
 let cached: Promise<string> | undefined;
 
+const TAKE_DELIVER =
+  '(() => { const deliver = globalThis.__platformDeliver; delete globalThis.__platformDeliver; return deliver; })();';
+
 /**
  * The isolate prelude (web APIs and the bridge glue) as one script, built once per host process
  * from `runner/prelude`; runners compile it once and reuse the V8 code cache for every isolate.
@@ -31,7 +34,9 @@ export function buildGuestPrelude(): Promise<string> {
     });
     const output = result.outputFiles[0];
     if (output === undefined) throw new Error('esbuild produced no isolate prelude');
-    return output.text;
+    // The script's value is `__platformDeliver`, taken off the global object before any partner
+    // code runs: the runner keeps it as a reference without reading the global.
+    return `${output.text}${TAKE_DELIVER}\n`;
   })();
   cached.catch(() => {
     cached = undefined;
