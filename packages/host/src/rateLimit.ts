@@ -107,7 +107,10 @@ export function createRateLimiter(
     for (const [id, counter] of counters) {
       if (counter.windowStart < current && counter.pending === 0) counters.delete(id);
     }
-    const adding = [...counters.values()].filter((counter) => counter.pending > 0);
+    // In key order: two instances adding the same buckets lock their rows in one order (no deadlock).
+    const adding = [...counters.values()]
+      .filter((counter) => counter.pending > 0)
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowStart - b.windowStart));
     const reading = [...counters.values()].filter((counter) => counter.pending === 0);
     const added = adding.map((counter) => counter.pending);
     try {
