@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { createHost } from '@platform/host';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSecret } from '../src/store/secrets.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
 import { childEnv, type ServeProcess, startServe, tempDir } from './_cli.js';
@@ -28,6 +28,17 @@ let owner: { accountId: string; token: string };
 const routeUrl = (slug: string, rest: string, query = '') =>
   `${serve.baseUrl}/api/integrations/${slug}/${rest}?accountId=${owner.accountId}${query}`;
 const auth = () => ({ authorization: `Bearer ${owner.token}` });
+// The ports' schedules sync at :00 and :30 (GitHub) and :00 (Workable) on the wall clock, against the
+// same storage and fake vendor as the actions: a scheduled sync running beside a test's sync would take
+// its injected faults and answer it 409 conflict (as it should). Each test starts clear of those minutes.
+const SCHEDULE_MINUTE_MS = 30 * 60_000;
+async function clearOfSchedules(): Promise<void> {
+  const sinceBoundary = Date.now() % SCHEDULE_MINUTE_MS;
+  const untilBoundary = SCHEDULE_MINUTE_MS - sinceBoundary;
+  const waitMs =
+    untilBoundary < 10_000 ? untilBoundary + 15_000 : sinceBoundary < 15_000 ? 15_000 - sinceBoundary : 0;
+  if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+}
 const action = (slug: string, name: string, input: unknown) =>
   fetch(routeUrl(slug, `actions/${name}`), {
     method: 'POST',
@@ -133,6 +144,7 @@ describe('the ports carry no helper code', () => {
 });
 
 describe('GitHub port on a real serve against a fake GitHub', { timeout: 90_000 }, () => {
+  beforeEach(clearOfSchedules, 30_000);
   it('answers 409 with its own message before GitHub is connected', async () => {
     const response = await action('github-issues', 'create-issue', { ...REPO, title: 'Too early' });
     expect(response.status).toBe(409);
@@ -282,6 +294,7 @@ describe('GitHub port on a real serve against a fake GitHub', { timeout: 90_000 
 });
 
 describe('Workable port on a real serve against a fake Workable', { timeout: 120_000 }, () => {
+  beforeEach(clearOfSchedules, 30_000);
   const deliver = (body: string, signature = signWorkable(body, WEBHOOK_SECRET)) =>
     fetch(routeUrl('workable-candidates', 'webhooks/candidate-events'), {
       method: 'POST',
