@@ -183,10 +183,13 @@ export function createHostCache(
   };
 }
 
-// A statement that may change a watched table: a write verb and a watched table's name.
-const WRITE_VERB = /^\s*(insert|update|delete|merge|with|truncate|alter|drop|create)\b/i;
-const WATCHED = new RegExp(`\\b(${WATCHED_TABLES.join('|')})\\b`, 'i');
-const mayChangeWatched = (sql: string): boolean => WRITE_VERB.test(sql) && WATCHED.test(sql);
+// A statement that may change a watched table: a watched table as the target of a write (also in a
+// WITH clause), not one it only reads (a job claim that checks `activations` keeps the cache).
+const WRITES_WATCHED = new RegExp(
+  `\\b(?:insert\\s+into|update|delete\\s+from|merge\\s+into|truncate(?:\\s+table)?|(?:alter|drop|create)\\s+table(?:\\s+if\\s+(?:not\\s+)?exists)?)\\s+(?:only\\s+)?(?:${WATCHED_TABLES.join('|')})\\b`,
+  'i',
+);
+const mayChangeWatched = (sql: string): boolean => WRITES_WATCHED.test(sql);
 
 /**
  * `db` that drops `cache` after each of its own writes to a watched table (after the statement,
