@@ -48,50 +48,25 @@ export interface JobLogEntry {
   readonly instance: string | null;
 }
 
-/** Stores a job; with `uniqueKey`, a second insert of the same key is a no-op (answers undefined). */
-export async function enqueueJob(
-  db: Queryable,
-  input: {
-    kind: JobKind;
-    slug: string;
-    accountId: string | null;
-    versionId: string | null;
-    target: string;
-    body?: string;
-    /** A webhook delivery's request; its headers must already be the sdk's `webhookHeaderView`. */
-    request?: WebhookRequestInit;
-    uniqueKey?: string;
-    maxAttempts: number;
-    runAt: Date;
-  },
-): Promise<string | undefined> {
-  const id = newId();
-  const { rowCount } = await db.query(
-    `INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
-       request_method, request_headers, request_content_type)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $10, $11, $12::jsonb, $13)
-     ON CONFLICT (unique_key) DO NOTHING`,
-    [
-      id,
-      input.kind,
-      input.slug,
-      input.accountId,
-      input.versionId,
-      JSON.stringify({ target: input.target }),
-      input.body ?? null,
-      input.uniqueKey ?? null,
-      input.maxAttempts,
-      input.runAt,
-      input.request?.method ?? null,
-      input.request === undefined ? null : JSON.stringify(input.request.headers),
-      input.request?.contentType ?? null,
-    ],
-  );
-  return rowCount > 0 ? id : undefined;
+/** What {@link enqueueJob} and {@link enqueueJobs} store for one job. */
+export interface EnqueueJobInput {
+  kind: JobKind;
+  slug: string;
+  accountId: string | null;
+  versionId: string | null;
+  target: string;
+  body?: string;
+  /** A webhook delivery's request; its headers must already be the sdk's `webhookHeaderView`. */
+  request?: WebhookRequestInit;
+  uniqueKey?: string;
+  maxAttempts: number;
+  runAt: Date;
 }
 
-/** What {@link enqueueJob} and {@link enqueueJobs} store for one job. */
-export type EnqueueJobInput = Parameters<typeof enqueueJob>[1];
+/** Stores a job; with `uniqueKey`, a second insert of the same key is a no-op (answers undefined). */
+export async function enqueueJob(db: Queryable, input: EnqueueJobInput): Promise<string | undefined> {
+  return (await enqueueJobs(db, [input]))[0];
+}
 
 /**
  * Stores several jobs in one statement (one multi-row INSERT, so one commit): all of them or, when
@@ -137,50 +112,10 @@ export async function enqueueJobs(
 }
 
 /**
- * Claims one ready job (queued and due, or running with an expired lease and attempts left: its
- * worker died; without attempts left `failAbandonedJobs` fails it) for
- * `worker`, skipping rows other workers hold and integrations at their concurrency limit.
- * `FOR UPDATE SKIP LOCKED` behaves alike on PGlite (one connection) and PostgreSQL.
- */
-export async function claimJob(
-  db: Queryable,
-  input: {
-    worker: string;
-    now: Date;
-    leaseMs: number;
-    skipSlugs: readonly string[];
-    /** Kinds this worker has no free slot for. */
-    skipKinds?: readonly JobKind[];
-  },
-): Promise<Job | undefined> {
-  const { rows } = await db.query(
-    `UPDATE jobs SET status = 'running', locked_by = $1, locked_until = $3, attempts = attempts + 1, started_at = $2
-     WHERE id = (
-       SELECT id FROM jobs
-       WHERE ((status = 'queued' AND run_at <= $2)
-              OR (status = 'running' AND locked_until <= $2 AND attempts < max_attempts))
-         AND NOT (integration_slug = ANY($4::text[]))
-         AND NOT (kind = ANY($5::text[]))
-       ORDER BY run_at, created_at
-       LIMIT 1
-       FOR UPDATE SKIP LOCKED)
-     RETURNING id, kind, integration_slug, account_id, version_id, payload, body, attempts, max_attempts, conflicts,
-       request_method, request_headers, request_content_type`,
-    [
-      input.worker,
-      input.now,
-      new Date(input.now.getTime() + input.leaseMs),
-      input.skipSlugs,
-      input.skipKinds ?? [],
-    ],
-  );
-  const row = rows[0];
-  return row === undefined ? undefined : jobOf(row);
-}
-
-/**
- * Claims up to `limit` ready jobs in one statement (see {@link claimJob}, whose rules it keeps):
- * oldest first, at most `perIntegration` running per integration counting `running` (this
+ * Claims up to `limit` ready jobs in one statement (queued and due, or running with an expired
+ * lease and attempts left: its worker died; without attempts left `failAbandonedJobs` fails it)
+ * for `worker`, skipping rows other workers hold (`FOR UPDATE SKIP LOCKED` behaves alike on PGlite,
+ * one connection, and PostgreSQL): oldest first, at most `perIntegration` running per integration counting `running` (this
  * worker's jobs in flight per integration), at most `gateRoom` gate jobs. It looks at the
  * `limit * 4` oldest ready rows it can lock, so a call may take fewer than it could: call again
  * while it takes any (integrations at their limit are then left out through `running`).
