@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,7 +40,16 @@ export function createInProcessRuntime(
       definition = (async () => {
         await mkdir(bundleDir, { recursive: true });
         const file = join(bundleDir, `${version.id}.mjs`);
-        await writeFile(file, await version.loadBundle());
+        // Written aside and renamed into place: runtimes sharing the folder (two hosts in one
+        // process) never import a file another is still writing.
+        const partial = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+        try {
+          await writeFile(partial, await version.loadBundle());
+          await rename(partial, file);
+        } catch (error) {
+          await rm(partial, { force: true });
+          throw error;
+        }
         const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
         const result = parseDefinition(module.default);
         if (!result.ok) throw result.error;
