@@ -139,9 +139,18 @@ function reportForeign(entry, what) {
 // What the isolate posts: no Node object or reference ever enters it; answers go back through
 // the isolate's own `__platformDeliver`, called from here, and only while the call still runs.
 function poster(entry) {
+  // Ignored: its result tells nothing, and waiting for it woke this thread once more per answer.
   const deliver = (id, value) => {
     if (entry.disposed || entry.deliver === undefined) return;
-    entry.deliver.apply(undefined, [id, value], { arguments: { copy: true } }).catch(() => {});
+    try {
+      // A number and a string or undefined: primitives cross as they are, no copy needed.
+      entry.deliver.applyIgnored(undefined, [
+        typeof id === 'number' ? id : 0,
+        typeof value === 'string' ? value : undefined,
+      ]);
+    } catch {
+      // The isolate went meanwhile: its call fails through its own apply.
+    }
   };
   return (kind, id, a, b, c) => {
     if (kind === 'cap') {
@@ -547,8 +556,14 @@ async function runCall(message, retried = false) {
     const value = await entry.run.apply(
       undefined,
       [callId, message.request, message.deadline, flags, call.slot],
-      { arguments: { copy: true }, result: { promise: true, copy: true } },
+      // Strings and numbers cross as they are; only the flags' buffer needs copying (it shares).
+      flags === undefined
+        ? { result: { promise: true } }
+        : { arguments: { copy: true }, result: { promise: true } },
     );
+    // The prelude answers JSON text; anything else (a Reference) never goes to the host.
+    if (value !== undefined && typeof value !== 'string')
+      throw new Error('the isolate answered no JSON text');
     send({ type: 'result', callId, ok: true, value, logs: takeLogs(call) });
     if (!message.ephemeral && cacheIsCold(versionId)) warmCachesOnce(versionId, entry).catch(() => {});
   } catch (error) {

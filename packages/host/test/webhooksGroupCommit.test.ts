@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { sign as githubSign } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Queryable } from '../src/db/Db.js';
+import { type Queryable, sqlText } from '../src/db/Db.js';
 import { createEnqueueBatcher } from '../src/events/enqueueBatcher.js';
 import type { EnqueueJobInput } from '../src/events/jobs.js';
 import { upsertActivation } from '../src/store/integrations.js';
@@ -74,7 +74,8 @@ describe('webhook ingress: group commit', () => {
     await setSecret(SECRET);
     // The batcher writes through this same object: count (and fail) its statements here.
     query = host.db.query.bind(host.db);
-    (host.db as { query: Queryable['query'] }).query = async (sql, params) => {
+    (host.db as { query: Queryable['query'] }).query = async (statement, params) => {
+      const sql = sqlText(statement);
       if (/FROM secrets/.test(sql)) secretReads += 1;
       if (INSERT_JOBS.test(sql)) {
         const rows = Array.isArray(params?.[0]) ? (params[0] as unknown[]).length : 1;
@@ -85,7 +86,7 @@ describe('webhook ingress: group commit', () => {
           throw new Error('connection terminated (injected)');
         }
       }
-      return query(sql, params);
+      return query(statement, params);
     };
   });
   afterAll(async () => {
@@ -164,7 +165,7 @@ describe('webhook ingress: group commit', () => {
     });
     const slow: Queryable = {
       async query(sql, params) {
-        if (INSERT_JOBS.test(sql)) {
+        if (INSERT_JOBS.test(sqlText(sql))) {
           started();
           await held;
         }

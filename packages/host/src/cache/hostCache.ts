@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db, Queryable } from '../db/Db.js';
+import type { Db, PreparedSql, Queryable, Sql } from '../db/Db.js';
 
 /**
  * How fresh the host cache is kept. A change committed to a watched table (see
@@ -189,7 +189,17 @@ const WRITES_WATCHED = new RegExp(
   `\\b(?:insert\\s+into|update|delete\\s+from|merge\\s+into|truncate(?:\\s+table)?|(?:alter|drop|create)\\s+table(?:\\s+if\\s+(?:not\\s+)?exists)?)\\s+(?:only\\s+)?(?:${WATCHED_TABLES.join('|')})\\b`,
   'i',
 );
-const mayChangeWatched = (sql: string): boolean => WRITES_WATCHED.test(sql);
+// A prepared statement's verdict is kept with it: its text never changes.
+const preparedVerdicts = new WeakMap<PreparedSql, boolean>();
+function mayChangeWatched(sql: Sql): boolean {
+  if (typeof sql === 'string') return WRITES_WATCHED.test(sql);
+  let verdict = preparedVerdicts.get(sql);
+  if (verdict === undefined) {
+    verdict = WRITES_WATCHED.test(sql.text);
+    preparedVerdicts.set(sql, verdict);
+  }
+  return verdict;
+}
 
 /**
  * `db` that drops `cache` after each of its own writes to a watched table (after the statement,

@@ -1,5 +1,11 @@
 import pg from 'pg';
-import type { Db } from './Db.js';
+import type { Db, Sql } from './Db.js';
+
+// A prepared statement goes as pg's named query: parsed once per connection, then bound and run.
+const toConfig = (sql: Sql, params: readonly unknown[] | undefined): pg.QueryConfig => ({
+  ...(typeof sql === 'string' ? { text: sql } : { name: sql.name, text: sql.text }),
+  ...(params === undefined ? {} : { values: [...params] }),
+});
 
 /**
  * PostgreSQL through a `pg` pool, for several host instances sharing one database.
@@ -13,7 +19,7 @@ export async function createPgDb(connectionString: string, options: { max?: numb
   return {
     engine: 'postgres',
     async query(sql, params) {
-      const result = await pool.query(sql, params as unknown[] | undefined);
+      const result = await pool.query(toConfig(sql, params));
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql) {
@@ -25,7 +31,7 @@ export async function createPgDb(connectionString: string, options: { max?: numb
         await client.query('BEGIN');
         const value = await fn({
           async query(sql, params) {
-            const result = await client.query(sql, params as unknown[] | undefined);
+            const result = await client.query(toConfig(sql, params));
             return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
           },
         });

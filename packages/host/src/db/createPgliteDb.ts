@@ -1,5 +1,5 @@
 import { PGlite, type Results } from '@electric-sql/pglite';
-import type { Db, QueryResult } from './Db.js';
+import { type Db, type QueryResult, sqlText } from './Db.js';
 
 /**
  * The embedded database: PostgreSQL compiled to WASM, in process, data in `dataDir` (memory when omitted).
@@ -19,7 +19,7 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
   return {
     engine: 'pglite',
     async query(sql, params) {
-      return toResult(await pglite.query<any>(sql, params as unknown[] | undefined));
+      return toResult(await pglite.query<any>(sqlText(sql), params as unknown[] | undefined));
     },
     async exec(sql) {
       await pglite.exec(sql);
@@ -28,7 +28,7 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
       return pglite.transaction(async (tx) =>
         fn({
           async query(sql, params) {
-            return toResult(await tx.query<any>(sql, params as unknown[] | undefined));
+            return toResult(await tx.query<any>(sqlText(sql), params as unknown[] | undefined));
           },
         }),
       );

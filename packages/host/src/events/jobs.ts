@@ -1,5 +1,5 @@
 import type { WebhookRequestInit } from '@platform/sdk/runtime';
-import type { Queryable } from '../db/Db.js';
+import { prepared, type Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
 import { abandonSubmission } from '../store/versions.js';
 
@@ -81,7 +81,7 @@ export async function enqueueJobs(
   const ids = inputs.map(() => newId());
   const column = <T>(pick: (input: EnqueueJobInput) => T) => inputs.map(pick);
   const { rows } = await db.query(
-    `INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
+    prepared(`INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
        request_method, request_headers, request_content_type)
      SELECT id, kind, slug, account_id, version_id, payload::jsonb, body, unique_key, max_attempts, run_at, run_at,
        request_method, request_headers::jsonb, request_content_type
@@ -90,7 +90,7 @@ export async function enqueueJobs(
        AS r(id, kind, slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at,
          request_method, request_headers, request_content_type)
      ON CONFLICT (unique_key) DO NOTHING
-     RETURNING id`,
+     RETURNING id`),
     [
       ids,
       column((input) => input.kind),
@@ -137,7 +137,7 @@ export async function claimJobs(
   const { rows } = await db.query(
     // Queued and expired rows apart: each branch reads its index in order (jobs_queued, jobs_ready)
     // and stops at its limit, where one OR'ed condition sorted every ready row at each claim.
-    `WITH queued AS (
+    prepared(`WITH queued AS (
        SELECT id, kind, integration_slug, run_at, created_at FROM jobs
        WHERE status = 'queued' AND run_at <= $2
          AND NOT (integration_slug = ANY($4::text[])) AND (kind <> 'gate' OR $9::int > 0)
@@ -170,7 +170,7 @@ export async function claimJobs(
      RETURNING jobs.id, kind, integration_slug, account_id, version_id, payload, body, attempts, max_attempts, conflicts,
        request_method, request_headers, request_content_type, run_at, created_at,
        EXISTS (SELECT 1 FROM activations a
-               WHERE a.integration_slug = jobs.integration_slug AND a.account_id = jobs.account_id) AS active`,
+               WHERE a.integration_slug = jobs.integration_slug AND a.account_id = jobs.account_id) AS active`),
     [
       input.worker,
       input.now,
@@ -224,7 +224,7 @@ function jobOf(row: Record<string, unknown>): Job {
  */
 export async function holdsJob(tx: Queryable, input: { jobId: string; worker: string }): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`,
+    prepared(`SELECT 1 FROM jobs WHERE id = $1 AND locked_by = $2 AND status = 'running' FOR UPDATE`),
     [input.jobId, input.worker],
   );
   return rowCount > 0;
@@ -236,7 +236,7 @@ export async function renewLease(
   input: { jobId: string; worker: string; until: Date },
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE jobs SET locked_until = $3 WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+    prepared(`UPDATE jobs SET locked_until = $3 WHERE id = $1 AND locked_by = $2 AND status = 'running'`),
     [input.jobId, input.worker, input.until],
   );
   return rowCount > 0;
@@ -263,14 +263,14 @@ export async function finishJob(
   const status = outcome.ok ? 'succeeded' : outcome.retryAt === undefined ? 'failed' : 'queued';
   const conflict = !outcome.ok && outcome.retryAt !== undefined && outcome.conflict === true;
   const { rowCount } = await db.query(
-    `UPDATE jobs SET status = $3, last_error = $4, duration_ms = $5,
+    prepared(`UPDATE jobs SET status = $3, last_error = $4, duration_ms = $5,
        finished_at = CASE WHEN $3 = 'queued' THEN NULL ELSE $6::timestamptz END,
        run_at = COALESCE($7::timestamptz, run_at), locked_until = NULL,
        -- A finished job keeps the instance that finished it, for the log.
        locked_by = CASE WHEN $3 = 'queued' THEN NULL ELSE locked_by END,
        attempts = CASE WHEN $8::boolean THEN attempts - 1 ELSE attempts END,
        conflicts = CASE WHEN $8::boolean THEN conflicts + 1 ELSE conflicts END
-     WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+     WHERE id = $1 AND locked_by = $2 AND status = 'running'`),
     [
       input.jobId,
       input.worker,
@@ -300,10 +300,10 @@ export async function releaseJobs(db: Queryable, worker: string, now: Date): Pro
  */
 export async function failAbandonedJobs(db: Queryable, now: Date): Promise<number> {
   const { rows, rowCount } = await db.query(
-    `UPDATE jobs SET status = 'failed', finished_at = $1, locked_by = NULL, locked_until = NULL,
+    prepared(`UPDATE jobs SET status = 'failed', finished_at = $1, locked_by = NULL, locked_until = NULL,
        last_error = COALESCE(last_error, 'the worker running it stopped before it finished')
      WHERE status = 'running' AND locked_until <= $1 AND attempts >= max_attempts
-     RETURNING kind, payload`,
+     RETURNING kind, payload`),
     [now],
   );
   for (const row of rows) {

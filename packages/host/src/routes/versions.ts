@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { ArchiveError, inspectArchive } from '../gate/index.js';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -17,6 +16,7 @@ import {
   SlugTakenError,
 } from '../store/versions.js';
 import { checkStateChange, requireCliUser } from './_auth.js';
+import { bodyLimit } from './_bodyLimit.js';
 import { RouteError, requestIdOf } from './_errors.js';
 
 interface Seat {

@@ -1,13 +1,13 @@
 import type { DefinitionManifest, WebhookRequestInit } from '@platform/sdk/runtime';
 import { verifyWebhookSignature, webhookHeaderView } from '@platform/sdk/runtime';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { readBundle } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
 import { accountByRefSql } from '../store/users.js';
 import { hostOrigin } from './_auth.js';
+import { bodyLimit } from './_bodyLimit.js';
 import { errorResponse, requestIdOf } from './_errors.js';
 import { answerWebhookReply } from './_webhookReply.js';
 
@@ -48,192 +48,176 @@ export function webhookRoutes(services: HostServices): Hono {
       'payload_too_large',
       `The delivery is larger than ${maxSize} bytes; ask the vendor for smaller events.`,
     );
-  const streamingLimit = bodyLimit({ maxSize, onError: tooLarge });
-  app.post(
-    '/:slug/webhooks/:webhookId',
-    // hono's bodyLimit touches `c.req.raw.body`, which makes @hono/node-server build a full web
-    // Request and stream the body through web streams. With a Content-Length and no
-    // Transfer-Encoding the declared length is the whole check (the HTTP parser delivers no more),
-    // as in bodyLimit, and the body is then read on the server's fast path; without one, bodyLimit
-    // counts the bytes as they stream.
-    async (c, next) => {
-      const length = c.req.header('content-length');
-      if (length === undefined || c.req.header('transfer-encoding') !== undefined) {
-        return streamingLimit(c, next);
-      }
-      return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : next();
-    },
-    async (c) => {
-      const slug = c.req.param('slug');
-      const webhookId = c.req.param('webhookId');
-      const accountRef = c.req.query('accountId') ?? '';
-      // Only a found, activated target is cached: deactivation, a new live version or an account
-      // change drops it on every instance within `services.cache.staleAfterMs` (src/cache/).
-      const row = await services.cache.memoize(
-        `webhook-target\n${slug}\n${accountRef}`,
-        async () => (await services.db.query(TARGET_SQL, [slug, accountRef])).rows[0],
-        (found) => typeof found?.account_id === 'string',
+  app.post('/:slug/webhooks/:webhookId', bodyLimit({ maxSize, onError: tooLarge }), async (c) => {
+    const slug = c.req.param('slug');
+    const webhookId = c.req.param('webhookId');
+    const accountRef = c.req.query('accountId') ?? '';
+    // Only a found, activated target is cached: deactivation, a new live version or an account
+    // change drops it on every instance within `services.cache.staleAfterMs` (src/cache/).
+    const row = await services.cache.memoize(
+      `webhook-target\n${slug}\n${accountRef}`,
+      async () => (await services.db.query(TARGET_SQL, [slug, accountRef])).rows[0],
+      (found) => typeof found?.account_id === 'string',
+    );
+    const manifest = row?.manifest as DefinitionManifest | undefined;
+    const webhook = manifest?.webhooks.find((candidate) => candidate.id === webhookId);
+    if (row === undefined) {
+      return errorResponse(
+        c,
+        404,
+        'integration_not_found',
+        `No integration "${slug}" is installed on this host; check the URL registered with the vendor.`,
       );
-      const manifest = row?.manifest as DefinitionManifest | undefined;
-      const webhook = manifest?.webhooks.find((candidate) => candidate.id === webhookId);
-      if (row === undefined) {
-        return errorResponse(
-          c,
-          404,
-          'integration_not_found',
-          `No integration "${slug}" is installed on this host; check the URL registered with the vendor.`,
-        );
-      }
-      if (webhook === undefined) {
-        return errorResponse(
-          c,
-          404,
-          'webhook_not_found',
-          `Integration "${slug}" declares no webhook "${webhookId}"; check the URL registered with the vendor.`,
-        );
-      }
-      if (typeof row.account_id !== 'string') {
-        return errorResponse(
-          c,
-          404,
-          'not_activated',
-          `Integration "${slug}" is not activated for an account "${accountRef}" (by id or slug) on this host; check the accountId in the URL registered with the vendor.`,
-        );
-      }
-      const accountId = row.account_id;
-      const bytes = new Uint8Array(await c.req.arrayBuffer());
-      const request: WebhookRequestInit = {
-        method: c.req.method,
-        headers: webhookHeaderView(c.req.raw.headers),
-        contentType: c.req.header('content-type'),
-      };
-      if (webhook.signature !== undefined) {
-        const { signature } = webhook;
-        const scope = { slug, accountId, sourceId: row.source_id as string };
-        const read = () => readSecret(services.db, services.secretBox, scope, signature.secretName);
-        const verify = async (secret: string | undefined) =>
-          secret === undefined
-            ? { valid: false, reason: 'the signing secret is not set up on this host' }
-            : verifyWebhookSignature({
-                signature,
-                headers: c.req.raw.headers,
-                rawBody: bytes,
-                secret,
-                now: services.now(),
-                method: c.req.method,
-                url: vendorUrl(services, c),
-              });
-        // Cached for at most the host cache's maxAgeMs (the secrets table is not one it watches):
-        // a secret refused here is read again from the database before the delivery is refused,
-        // so a new secret is used at once, and a replaced or deleted one stops verifying within
-        // that bound on every instance.
-        let secret = await services.cache.memoize(
-          `webhook-secret\n${slug}\n${accountId}\n${scope.sourceId}\n${signature.secretName}`,
-          read,
-          (found) => found !== undefined,
-        );
-        let verdict = await verify(secret);
-        if (!verdict.valid && secret !== undefined) {
-          const current = await read();
-          if (current !== secret) {
-            secret = current;
-            verdict = await verify(current);
-          }
+    }
+    if (webhook === undefined) {
+      return errorResponse(
+        c,
+        404,
+        'webhook_not_found',
+        `Integration "${slug}" declares no webhook "${webhookId}"; check the URL registered with the vendor.`,
+      );
+    }
+    if (typeof row.account_id !== 'string') {
+      return errorResponse(
+        c,
+        404,
+        'not_activated',
+        `Integration "${slug}" is not activated for an account "${accountRef}" (by id or slug) on this host; check the accountId in the URL registered with the vendor.`,
+      );
+    }
+    const accountId = row.account_id;
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const request: WebhookRequestInit = {
+      method: c.req.method,
+      headers: webhookHeaderView(c.req.raw.headers),
+      contentType: c.req.header('content-type'),
+    };
+    if (webhook.signature !== undefined) {
+      const { signature } = webhook;
+      const scope = { slug, accountId, sourceId: row.source_id as string };
+      const read = () => readSecret(services.db, services.secretBox, scope, signature.secretName);
+      const verify = async (secret: string | undefined) =>
+        secret === undefined
+          ? { valid: false, reason: 'the signing secret is not set up on this host' }
+          : verifyWebhookSignature({
+              signature,
+              headers: c.req.raw.headers,
+              rawBody: bytes,
+              secret,
+              now: services.now(),
+              method: c.req.method,
+              url: vendorUrl(services, c),
+            });
+      // Cached for at most the host cache's maxAgeMs (the secrets table is not one it watches):
+      // a secret refused here is read again from the database before the delivery is refused,
+      // so a new secret is used at once, and a replaced or deleted one stops verifying within
+      // that bound on every instance.
+      let secret = await services.cache.memoize(
+        `webhook-secret\n${slug}\n${accountId}\n${scope.sourceId}\n${signature.secretName}`,
+        read,
+        (found) => found !== undefined,
+      );
+      let verdict = await verify(secret);
+      if (!verdict.valid && secret !== undefined) {
+        const current = await read();
+        if (current !== secret) {
+          secret = current;
+          verdict = await verify(current);
         }
-        if (secret === undefined) {
-          services.logger.warn(
-            { integration: slug, accountId, webhookId, secretName: signature.secretName },
-            'webhook refused: its signing secret is not set in any tier',
+      }
+      if (secret === undefined) {
+        services.logger.warn(
+          { integration: slug, accountId, webhookId, secretName: signature.secretName },
+          'webhook refused: its signing secret is not set in any tier',
+        );
+      }
+      if (!verdict.valid) {
+        // A missing secret is the operator's set-up (logged above), not a forged delivery.
+        if (secret !== undefined) {
+          securityEvent(
+            services.logger,
+            'webhook_forged',
+            {
+              integration: slug,
+              webhookId,
+              accountId,
+              reason: forgeryReason(verdict.reason),
+              requestId: requestIdOf(c),
+            },
+            'webhook refused: its signature did not verify',
           );
         }
-        if (!verdict.valid) {
-          // A missing secret is the operator's set-up (logged above), not a forged delivery.
-          if (secret !== undefined) {
-            securityEvent(
-              services.logger,
-              'webhook_forged',
-              {
-                integration: slug,
-                webhookId,
-                accountId,
-                reason: forgeryReason(verdict.reason),
-                requestId: requestIdOf(c),
-              },
-              'webhook refused: its signature did not verify',
-            );
-          }
-          return errorResponse(
-            c,
-            401,
-            'invalid_signature',
-            `The ${signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the delivery as the webhook's scheme says, with its signing secret.`,
-          );
-        }
-      }
-      let rawBody: string;
-      try {
-        rawBody = utf8.decode(bytes);
-      } catch {
         return errorResponse(
           c,
-          400,
-          'invalid_payload',
-          'The body is not UTF-8; send the event as UTF-8 (JSON or form-encoded).',
+          401,
+          'invalid_signature',
+          `The ${signature.header} signature was refused (${verdict.reason ?? 'invalid'}); sign the delivery as the webhook's scheme says, with its signing secret.`,
         );
       }
-      const versionId = row.version_id as string;
-      const parsed = await services.runtime.parseWebhookPayload({
+    }
+    let rawBody: string;
+    try {
+      rawBody = utf8.decode(bytes);
+    } catch {
+      return errorResponse(
+        c,
+        400,
+        'invalid_payload',
+        'The body is not UTF-8; send the event as UTF-8 (JSON or form-encoded).',
+      );
+    }
+    const versionId = row.version_id as string;
+    const parsed = await services.runtime.parseWebhookPayload({
+      version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
+      webhookId,
+      rawBody,
+      contentType: request.contentType,
+      timeoutMs: services.limits.webhookTimeoutMs,
+    });
+    if (!parsed.ok) {
+      return errorResponse(c, 400, 'invalid_payload', parsed.error.message, {
+        ...(parsed.error.issues === undefined ? {} : { issues: parsed.error.issues }),
+      });
+    }
+    if (webhook.hasReply === true) {
+      const answered = await answerWebhookReply(services, c, {
         version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
         webhookId,
         rawBody,
-        contentType: request.contentType,
-        timeoutMs: services.limits.webhookTimeoutMs,
+        request,
+        log: { integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
       });
-      if (!parsed.ok) {
-        return errorResponse(c, 400, 'invalid_payload', parsed.error.message, {
-          ...(parsed.error.issues === undefined ? {} : { issues: parsed.error.issues }),
-        });
-      }
-      if (webhook.hasReply === true) {
-        const answered = await answerWebhookReply(services, c, {
-          version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
-          webhookId,
-          rawBody,
-          request,
-          log: { integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
-        });
-        if (answered !== undefined) return answered;
-      }
-      const now = services.now();
-      let deliveryId: string | undefined;
-      try {
-        // Group commit: answered once the row is committed, with whatever came in meanwhile.
-        deliveryId = await services.enqueueBatcher.enqueue({
-          kind: 'webhook',
-          slug,
-          accountId,
-          versionId,
-          target: webhookId,
-          body: rawBody,
-          request,
-          maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-          runAt: now,
-        });
-      } catch (error) {
-        services.logger.error(
-          { err: error, integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
-          'webhook delivery not stored',
-        );
-        return errorResponse(
-          c,
-          503,
-          'internal_error',
-          'The delivery could not be stored and was not accepted; the vendor may retry.',
-        );
-      }
-      return c.json({ ok: true, data: { deliveryId } }, 202);
-    },
-  );
+      if (answered !== undefined) return answered;
+    }
+    const now = services.now();
+    let deliveryId: string | undefined;
+    try {
+      // Group commit: answered once the row is committed, with whatever came in meanwhile.
+      deliveryId = await services.enqueueBatcher.enqueue({
+        kind: 'webhook',
+        slug,
+        accountId,
+        versionId,
+        target: webhookId,
+        body: rawBody,
+        request,
+        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+        runAt: now,
+      });
+    } catch (error) {
+      services.logger.error(
+        { err: error, integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
+        'webhook delivery not stored',
+      );
+      return errorResponse(
+        c,
+        503,
+        'internal_error',
+        'The delivery could not be stored and was not accepted; the vendor may retry.',
+      );
+    }
+    return c.json({ ok: true, data: { deliveryId } }, 202);
+  });
   return app;
 }
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/Db.js';
+import { prepared, type Queryable } from '../db/Db.js';
 
 /** Where a stored value lives: one integration, one account, and for user scope one user. */
 export interface StorageLocation {
@@ -50,12 +50,13 @@ export interface VersionedStorageValue {
 // bigint: PGlite answers a number, pg a string.
 const versionOf = (value: unknown): number => Number(value);
 
+const WHERE_KEY = 'integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5';
+// A call's first read of each key: prepared, as it runs on nearly every call.
+const READ_VERSIONED = prepared(`SELECT value, version FROM storage WHERE ${WHERE_KEY}`);
+
 /** One key with its version (0 when absent), for a call's first read of it. */
 export async function readVersionedStorage(db: Queryable, at: StoredKey): Promise<VersionedStorageValue> {
-  const { rows } = await db.query(
-    `SELECT value, version FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5`,
-    [at.slug, at.accountId, at.scope, at.userId, at.key],
-  );
+  const { rows } = await db.query(READ_VERSIONED, [at.slug, at.accountId, at.scope, at.userId, at.key]);
   const row = rows[0];
   return row === undefined
     ? { value: undefined, version: 0 }
@@ -79,9 +80,33 @@ export type StoragePlanOutcome =
   | { readonly ok: true; readonly versions: number[] }
   | { readonly ok: false; readonly changed: { readonly in: 'checks' | 'saves'; readonly index: number } };
 
-const WHERE_KEY = 'integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5';
 const INSERT = 'INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value)';
 const ON_KEY = 'ON CONFLICT (integration_slug, account_id, scope, user_id, key)';
+// A call's commit, one statement per key: prepared, as they run on every call that writes.
+const LOCK_KEY = prepared(`SELECT version FROM storage WHERE ${WHERE_KEY} FOR UPDATE`);
+const DELETE_KEY = prepared(`DELETE FROM storage WHERE ${WHERE_KEY} RETURNING 0 AS version`);
+const DELETE_KEY_AT = prepared(
+  `DELETE FROM storage WHERE ${WHERE_KEY} AND version = $6 RETURNING 0 AS version`,
+);
+const UPSERT_KEY = prepared(
+  `${INSERT} VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+   ${ON_KEY} DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()
+   RETURNING version`,
+);
+const INSERT_ABSENT_KEY = prepared(
+  `${INSERT} VALUES ($1, $2, $3, $4, $5, $6::jsonb) ${ON_KEY} DO NOTHING RETURNING version`,
+);
+const UPDATE_KEY_AT = prepared(
+  `UPDATE storage SET value = $6::jsonb, version = nextval('storage_versions'), updated_at = now()
+   WHERE ${WHERE_KEY} AND version = $7 RETURNING version`,
+);
+const HOLD_ABSENT_KEY = prepared(
+  `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value, version)
+   VALUES ($1, $2, $3, $4, $5, 'null'::jsonb, 0) ${ON_KEY} DO NOTHING RETURNING 1 AS held`,
+);
+const DROP_PLACEHOLDERS = prepared(
+  'DELETE FROM storage WHERE integration_slug = $1 AND account_id = $2 AND version = 0',
+);
 
 /**
  * Checks and writes a call's keys inside the caller's transaction; answers the new version of each
@@ -109,7 +134,7 @@ export async function applyStoragePlan(tx: Queryable, plan: StoragePlan): Promis
       if (step.in === 'checks') {
         const expected = plan.checks[step.index]!.version;
         if (expected > 0) {
-          const { rows } = await tx.query(`SELECT version FROM storage WHERE ${WHERE_KEY} FOR UPDATE`, key);
+          const { rows } = await tx.query(LOCK_KEY, key);
           same = rows[0] !== undefined && versionOf(rows[0].version) === expected;
         } else {
           same = await holdAbsent(tx, key);
@@ -126,31 +151,18 @@ export async function applyStoragePlan(tx: Queryable, plan: StoragePlan): Promis
           placeholders = true;
           rows = [];
         } else if (value === undefined) {
-          ({ rows } = await tx.query(
-            `DELETE FROM storage WHERE ${WHERE_KEY}${expected === undefined ? '' : ' AND version = $6'} RETURNING 0 AS version`,
-            expected === undefined ? key : [...key, expected],
-          ));
+          ({ rows } = await (expected === undefined
+            ? tx.query(DELETE_KEY, key)
+            : tx.query(DELETE_KEY_AT, [...key, expected])));
           same = expected === undefined || rows.length === 1;
         } else if (expected === undefined) {
-          ({ rows } = await tx.query(
-            `${INSERT} VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-             ${ON_KEY} DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()
-             RETURNING version`,
-            [...key, value],
-          ));
+          ({ rows } = await tx.query(UPSERT_KEY, [...key, value]));
           same = true;
         } else if (expected === 0) {
-          ({ rows } = await tx.query(
-            `${INSERT} VALUES ($1, $2, $3, $4, $5, $6::jsonb) ${ON_KEY} DO NOTHING RETURNING version`,
-            [...key, value],
-          ));
+          ({ rows } = await tx.query(INSERT_ABSENT_KEY, [...key, value]));
           same = rows.length === 1;
         } else {
-          ({ rows } = await tx.query(
-            `UPDATE storage SET value = $6::jsonb, version = nextval('storage_versions'), updated_at = now()
-             WHERE ${WHERE_KEY} AND version = $7 RETURNING version`,
-            [...key, value, expected],
-          ));
+          ({ rows } = await tx.query(UPDATE_KEY_AT, [...key, value, expected]));
           same = rows.length === 1;
         }
         if (rows[0] !== undefined) versions[step.index] = versionOf(rows[0].version);
@@ -159,10 +171,7 @@ export async function applyStoragePlan(tx: Queryable, plan: StoragePlan): Promis
     }
     if (placeholders) {
       // This transaction's own placeholders: no committed row ever has version 0.
-      await tx.query('DELETE FROM storage WHERE integration_slug = $1 AND account_id = $2 AND version = 0', [
-        steps[0]!.at.slug,
-        steps[0]!.at.accountId,
-      ]);
+      await tx.query(DROP_PLACEHOLDERS, [steps[0]!.at.slug, steps[0]!.at.accountId]);
     }
   } catch (error) {
     // PostgreSQL broke a deadlock by failing this transaction: another commit took these rows.
@@ -178,11 +187,7 @@ export async function applyStoragePlan(tx: Queryable, plan: StoragePlan): Promis
 // An uncommitted row of version 0 where the key is absent: another call's insert of it now waits
 // for this transaction. False when the key exists (or another call inserted it first).
 async function holdAbsent(tx: Queryable, key: unknown[]): Promise<boolean> {
-  const { rows } = await tx.query(
-    `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value, version)
-     VALUES ($1, $2, $3, $4, $5, 'null'::jsonb, 0) ${ON_KEY} DO NOTHING RETURNING 1 AS held`,
-    key,
-  );
+  const { rows } = await tx.query(HOLD_ABSENT_KEY, key);
   return rows.length === 1;
 }
 
