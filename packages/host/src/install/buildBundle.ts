@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, parse, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -21,10 +22,25 @@ export async function buildBundle(
     confineTo?: readonly string[];
   } = {},
 ): Promise<string> {
+  // zod's translated error messages (every language: 288 of the bench bundle's 621 KiB, and about
+  // 1.5 MiB of every isolate and runner holding the version) stay out unless a bundled file
+  // outside zod mentions `locales`; then the bundle is built again with them.
+  const lean = await bundleOnce(entry, options, true);
+  if (!(await mentionsLocales(lean.inputs))) return lean.text;
+  return (await bundleOnce(entry, options, false)).text;
+}
+
+async function bundleOnce(
+  entry: string,
+  options: { confineTo?: readonly string[] },
+  leaveOutZodLocales: boolean,
+): Promise<{ text: string; inputs: string[] }> {
   const result = await build({
     // The host's own node_modules stay allowed: the fallback for the guest engine (public code only).
-    plugins:
-      options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])],
+    plugins: [
+      ...(options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])]),
+      ...(leaveOutZodLocales ? [zodLocalesLeftOut()] : []),
+    ],
     // The guest engine comes from the project's own @platform/sdk, like the definition's imports.
     stdin: {
       contents: [
@@ -50,17 +66,51 @@ export async function buildBundle(
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
-    // Whitespace and comments out: a smaller bundle (805 -> 621 KiB for the bench's), and one V8
-    // keeps as a one-byte string (a comment with one non-Latin-1 character, as zod's locales have,
+    // Whitespace and comments out: a smaller bundle (805 -> 621 KiB for the bench's with zod's
+    // translations, 337 KiB without), and one V8 keeps as a one-byte string (a comment with one non-Latin-1 character, as zod's locales have,
     // makes all the source two bytes a character, in the runner and in every isolate of the
     // version). Names stay: no identifier minifying, so stack traces and `fn.name` read as written
     // (esbuild's keepNames would cost ~0.5 MiB of heap per isolate). Lines are lost in traces.
     minifyWhitespace: true,
     minifySyntax: true,
+    metafile: true,
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`esbuild produced no output for ${entry}`);
-  return output.text;
+  return { text: output.text, inputs: Object.keys(result.metafile.inputs) };
+}
+
+const ZOD_LOCALES_INDEX = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/;
+const IN_ZOD = /[\\/]node_modules[\\/]zod[\\/]/;
+
+// Whether a bundled file other than zod's own names `locales` (z.locales, zod/locales, ...).
+async function mentionsLocales(inputs: readonly string[]): Promise<boolean> {
+  for (const input of inputs) {
+    if (IN_ZOD.test(`/${input}`) || !existsSync(input)) continue;
+    if (/\blocales\b/.test(await readFile(input, 'utf8'))) return true;
+  }
+  return false;
+}
+
+// zod's locales index as functions that say why they are missing (reached without naming them).
+function zodLocalesLeftOut(): Plugin {
+  return {
+    name: 'platform-zod-locales-left-out',
+    setup(build) {
+      build.onLoad({ filter: ZOD_LOCALES_INDEX }, async (args) => {
+        const names = [...(await readFile(args.path, 'utf8')).matchAll(/default as (\w+)/g)].map(
+          (match) => match[1]!,
+        );
+        const contents = names
+          .map((name) => {
+            const message = `zod's locale "${name}" is not in this bundle: no file of the project mentions \`locales\`, so the build left zod's translations out. Name them in the source (for example z.config(z.locales.${name}())) and build again.`;
+            return `export const ${name} = () => { throw new Error(${JSON.stringify(message)}); };`;
+          })
+          .join('\n');
+        return { contents, loader: 'js' };
+      });
+    },
+  };
 }
 
 // Every node_modules folder above this package, nearest first: where the host's own @platform/sdk is.
