@@ -65,6 +65,12 @@ describe('the host cache', { timeout: 60_000 }, () => {
     const before = await epochOf(db);
     await db.query('UPDATE storage SET value = value WHERE false');
     expect(await epochOf(db)).toBe(before);
+    // The migrations' triggers and WATCHED_TABLES (this instance's own writes) name the same tables.
+    const { rows } = await db.query(
+      `SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+       JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = 'bump_cache_epoch'`,
+    );
+    expect(rows.map((row) => row.name as string).sort()).toEqual([...WATCHED_TABLES].sort());
   });
 
   it('serves a memoized value only once a poll has been seen, then from memory', async () => {
