@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Queryable } from './db/Db.js';
+import { singleFlight } from './singleFlight.js';
 
 export interface RateLimitBucket {
   readonly key: string;
@@ -97,7 +98,6 @@ export function createRateLimiter(
   const syncMs = options.syncMs ?? RATE_LIMIT_SYNC_MS;
   const counters = new Map<string, Counter>();
   let timer: ReturnType<typeof setInterval> | undefined;
-  let syncing: Promise<void> | undefined;
   let failing = false;
   let closed = false;
   let sweptWindow = 0;
@@ -158,12 +158,7 @@ export function createRateLimiter(
     }
   }
 
-  const sync = (): Promise<void> => {
-    syncing ??= syncOnce().finally(() => {
-      syncing = undefined;
-    });
-    return syncing;
-  };
+  const sync = singleFlight(syncOnce);
 
   function stop(): void {
     if (timer !== undefined) clearInterval(timer);

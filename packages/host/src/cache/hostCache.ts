@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db, PreparedSql, Queryable, Sql } from '../db/Db.js';
+import { singleFlight } from '../singleFlight.js';
 
 /**
  * How fresh the host cache is kept. A change committed to a watched table (see
@@ -89,7 +90,6 @@ export function createHostCache(
   let lastPollIssuedAt = Number.NEGATIVE_INFINITY;
   let lastUsedAt = Number.NEGATIVE_INFINITY;
   let timer: ReturnType<typeof setInterval> | undefined;
-  let polling: Promise<void> | undefined;
   let failing = false;
   let closed = false;
 
@@ -118,12 +118,7 @@ export function createHostCache(
     }
   }
 
-  const poll = (): Promise<void> => {
-    polling ??= pollOnce().finally(() => {
-      polling = undefined;
-    });
-    return polling;
-  };
+  const poll = singleFlight(pollOnce);
 
   function stop(): void {
     if (timer !== undefined) clearInterval(timer);

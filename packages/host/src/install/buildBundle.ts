@@ -67,9 +67,9 @@ async function bundleOnce(
     logLevel: 'silent',
     legalComments: 'none',
     // Whitespace and comments out: a smaller bundle (805 -> 621 KiB for the bench's with zod's
-    // translations, 337 KiB without), and one V8 keeps as a one-byte string (a comment with one non-Latin-1 character, as zod's locales have,
-    // makes all the source two bytes a character, in the runner and in every isolate of the
-    // version). Names stay: no identifier minifying, so stack traces and `fn.name` read as written
+    // translations, 336 KiB without), and one V8 keeps as a one-byte string (a comment with one
+    // non-Latin-1 character, as zod's locales have, makes all the source two bytes a character, in
+    // the runner and in every isolate of the version). Names stay: no identifier minifying, so stack traces and `fn.name` read as written
     // (esbuild's keepNames would cost ~0.5 MiB of heap per isolate). Lines are lost in traces.
     minifyWhitespace: true,
     minifySyntax: true,
