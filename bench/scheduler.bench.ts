@@ -40,7 +40,7 @@ function collector() {
   return { logger, runs, errors: () => errors, firstError: () => firstError };
 }
 
-/** The worker limits, as `platform-host serve` reads them: the defaults (8, 4 per integration) unless set. */
+/** The worker limits, as `platform-host serve` reads them: the defaults (32, 16 per integration) unless set. */
 function workerLimits(): { concurrency?: number; perIntegration?: number } {
   const concurrency = Number(process.env.PLATFORM_JOB_CONCURRENCY ?? '');
   const perIntegration = Number(process.env.PLATFORM_JOB_PER_INTEGRATION ?? '');
@@ -178,7 +178,7 @@ async function measureMinute(baseUrl: string) {
 
 export async function benchScheduler(): Promise<void> {
   const pgUrl = process.env.PLATFORM_TEST_DATABASE_URL;
-  const { concurrency = 8, perIntegration = 4 } = workerLimits();
+  const { concurrency = 32, perIntegration = 16 } = workerLimits();
   console.log(
     `\nScheduler at scale: ${SCHEDULES * ACCOUNTS} schedule runs due at one minute (${SCHEDULES} schedules x ${ACCOUNTS} accounts, one integration), two host instances on one PostgreSQL schema, isolated runtime, worker limits ${concurrency} jobs / ${perIntegration} per integration per instance (PLATFORM_JOB_CONCURRENCY, PLATFORM_JOB_PER_INTEGRATION); times from the minute (10:00:00.000 on a real-speed clock)`,
   );

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { HostCache } from './cache/hostCache.js';
 import type { LogBudgets } from './capabilities/logBudget.js';
 import type { Db } from './db/Db.js';
+import type { GroupCommit } from './db/groupCommit.js';
 import type { EnqueueBatcher } from './events/enqueueBatcher.js';
+import type { FinishJobInput } from './events/jobs.js';
 import type { GateLimits } from './gate/index.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { RegistryFolder } from './registry/registryFolder.js';
@@ -102,6 +104,12 @@ export interface HostServices {
   readonly registry?: RegistryFolder | undefined;
   /** Group commit of webhook deliveries (src/events/enqueueBatcher.ts; closed with the host, before the database). */
   readonly enqueueBatcher: EnqueueBatcher;
+  /**
+   * Group commit of job outcomes recorded outside a transaction (src/db/groupCommit.ts over
+   * `finishJobs`: a success with nothing to save, a failure, a retry): answers whether the worker
+   * still held the job. Closed with the host, after the worker stops and before the database.
+   */
+  readonly jobFinishes: GroupCommit<FinishJobInput, boolean>;
   /**
    * Memoized database answers, dropped on every instance within `cache.staleAfterMs` of a change
    * to the tables of `WATCHED_TABLES` (src/cache/hostCache.ts; the action call's resolution uses it).

@@ -7,11 +7,13 @@ import { createHostCache, invalidatingDb } from './cache/hostCache.js';
 import { createLogBudgets } from './capabilities/logBudget.js';
 import { createHostApp } from './createHostApp.js';
 import type { Db } from './db/Db.js';
+import { createGroupCommit } from './db/groupCommit.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/openDb.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 import { createEnqueueBatcher } from './events/enqueueBatcher.js';
+import { finishJobs } from './events/jobs.js';
 import { DEFAULT_LIMITS, type GateSettings, type HostLimits, type HostServices } from './HostServices.js';
 import { createRateLimiter } from './rateLimit.js';
 import { openRegistryFolder } from './registry/registryFolder.js';
@@ -144,6 +146,15 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
         onBatchError: (error, rows) =>
           logger.warn({ err: error, rows }, 'a batch of jobs was refused; its rows are written one by one'),
       }),
+      jobFinishes: createGroupCommit({
+        writeMany: (inputs) => finishJobs(db, inputs),
+        closedMessage: 'the host is closing; the job outcome was not recorded',
+        onBatchError: (error, rows) =>
+          logger.warn(
+            { err: error, rows },
+            'a batch of job outcomes was refused; they are written one by one',
+          ),
+      }),
       logBudgets: createLogBudgets(
         {
           bytesPerCall: limits.logBytesPerCall,
@@ -185,6 +196,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
         await runtime.close();
         await fetch.close();
         await services.enqueueBatcher.close();
+        await services.jobFinishes.close();
         await db.close();
       },
     };

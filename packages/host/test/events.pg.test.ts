@@ -32,6 +32,7 @@ if (baseUrl) {
   runSuitesOnPostgres(baseUrl);
   await import('./webhooks.test.js');
   await import('./schedules.test.js');
+  await import('./jobFinishes.test.js');
 
   describe('two host instances on one PostgreSQL database', { timeout: 120_000 }, () => {
     let a: TestHost;

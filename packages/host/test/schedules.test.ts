@@ -1,5 +1,7 @@
 import { createScheduler, installProject } from '@platform/host';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Queryable, sqlText } from '../src/db/Db.js';
+import { enqueueJob } from '../src/events/jobs.js';
 import { deleteActivation, upsertActivation } from '../src/store/integrations.js';
 import { FIXTURES, partnerLog, startTestHost, type TestHost } from './_host.js';
 
@@ -138,5 +140,47 @@ describe('scheduler', () => {
     expect(await worker.fill()).toBe(1);
     expect(worker.inFlight).toBe(1);
     await worker.stop(5000);
+  });
+
+  it('claims about once per job while one integration is at its limit and no other has work', async () => {
+    await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
+    const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
+    const JOBS = 12;
+    for (let index = 0; index < JOBS; index += 1) {
+      await enqueueJob(host.db, {
+        kind: 'schedule',
+        slug: SLUG,
+        accountId: host.accountId,
+        versionId: rows[0]!.live_version_id as string,
+        target: 'every-minute',
+        uniqueKey: `claim-count-${index}`,
+        maxAttempts: 1,
+        runAt: new Date(nowMs - 1000),
+      });
+    }
+    // A claim leaving the integration out reads past all its ready jobs: after it found nothing,
+    // the worker waits for its poll (a minute here) instead of asking again after every job.
+    const db = host.services.db as { query: Queryable['query'] };
+    const query = db.query;
+    const bound = query.bind(host.services.db);
+    let claims = 0;
+    db.query = (statement, params) => {
+      if (/^\s*WITH queued AS/.test(sqlText(statement))) claims += 1;
+      return bound(statement, params);
+    };
+    try {
+      const worker = (await import('@platform/host')).createJobWorker(host.services, {
+        concurrency: 4,
+        perIntegration: 2,
+        pollMs: 60_000,
+      });
+      expect(await worker.drain()).toBe(JOBS);
+      await worker.stop(5000);
+    } finally {
+      db.query = query;
+    }
+    expect(seen().filter((line) => line.event === 'every-minute')).toHaveLength(JOBS);
+    // One claim per job at most, plus the one that found the others empty and the last, empty one.
+    expect(claims).toBeLessThanOrEqual(JOBS + 2);
   });
 });

@@ -44,6 +44,12 @@ export interface HostCallScope {
    * lease on a checkpoint; a throw rolls the save back and reaches the caller.
    */
   readonly onSave?: (tx: Queryable, final: boolean) => Promise<void>;
+  /**
+   * Runs instead of the final save's transaction when the call has nothing to write (no storage,
+   * no secret): a job records its success through the group commit of outcomes then, not in a
+   * transaction of its own. Absent: such a save runs `onSave` in a transaction as any other.
+   */
+  readonly onFinalWithoutWrites?: () => Promise<void>;
 }
 
 /** One call's capabilities and how its writes are saved. */
@@ -104,9 +110,10 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
   });
 
   async function save(final: boolean): Promise<void> {
-    if (!storage.hasWrites && secretWrites.size === 0 && scope.onSave === undefined) {
+    if (!storage.hasWrites && secretWrites.size === 0) {
       if (storage.conflict !== undefined) throw storage.conflict;
-      return;
+      if (final && scope.onFinalWithoutWrites !== undefined) return scope.onFinalWithoutWrites();
+      if (scope.onSave === undefined) return;
     }
     const secrets = [...secretWrites];
     await storage.commit((apply) =>

@@ -86,7 +86,7 @@ export const serveCommand: Command = {
     '',
     'Environment: DATABASE_URL (PostgreSQL instead of PGlite), PLATFORM_SECRET_KEY (key for secrets',
     'at rest; default generated into DIR/secret.key), LOG_LEVEL (default info); job workers:',
-    'PLATFORM_JOB_CONCURRENCY (default 8), PLATFORM_JOB_PER_INTEGRATION (4), PLATFORM_JOB_LEASE_MS (30000).',
+    'PLATFORM_JOB_CONCURRENCY (default 32), PLATFORM_JOB_PER_INTEGRATION (16), PLATFORM_JOB_LEASE_MS (30000).',
     'Partner code: PLATFORM_RUNTIME (isolated, the default: V8 isolates in runner processes; in-process:',
     'local development only), PLATFORM_RUNNERS (default: cores), PLATFORM_ISOLATE_MEMORY_MB (128),',
     'PLATFORM_ISOLATES_PER_RUNNER (32), PLATFORM_LEFTOVER_CPU_MS (100: CPU an isolate may use outside its calls).',

@@ -7,9 +7,9 @@ import { type JobOutcome, type RetryPolicy, runJob } from './runJob.js';
 export interface JobWorkerOptions {
   /** Names this instance in `locked_by`; default host name + pid + random. */
   readonly instanceId?: string;
-  /** Jobs running at once in this instance. Default 8. */
+  /** Jobs running at once in this instance. Default 32 (jobs mostly wait on vendors and commits). */
   readonly concurrency?: number;
-  /** Jobs of one integration running at once in this instance, so one cannot starve the others. Default 4. */
+  /** Jobs of one integration running at once in this instance, so one cannot starve the others. Default 16. */
   readonly perIntegration?: number;
   /** A claimed job is someone else's to take after this long without a heartbeat. Default 30 s. */
   readonly leaseMs?: number;
@@ -42,8 +42,8 @@ export interface JobWorker {
  */
 export function createJobWorker(services: HostServices, options: JobWorkerOptions = {}): JobWorker {
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const concurrency = options.concurrency ?? 8;
-  const perIntegration = options.perIntegration ?? 4;
+  const concurrency = options.concurrency ?? 32;
+  const perIntegration = options.perIntegration ?? 16;
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
   const retry: RetryPolicy = { baseMs: 1000, maxMs: 5 * 60_000, ...options.retry };
@@ -58,6 +58,8 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   let timerAt = 0;
   let abandonedCheckedAt = 0;
   let refill = false;
+  // When a claim leaving integrations at their limit out last found nothing (real time).
+  let othersEmptyAt = Number.NEGATIVE_INFINITY;
   let filling: Promise<number> | undefined;
 
   function launch(job: { id: string; slug: string } & Parameters<typeof runJob>[1]): void {
@@ -104,6 +106,13 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
     let started = 0;
     // Every free slot in one statement: one claim per job made claiming the bottleneck at scale.
     while (running.size < concurrency) {
+      // A claim that leaves integrations at their limit out reads past every ready job of theirs
+      // (10,000 due schedules of one integration: each such claim read them all, after each job).
+      // When one found nothing, the next waits for the poll; an integration below its limit again
+      // is claimed at once.
+      let atLimit = false;
+      for (const count of bySlug.values()) if (count >= perIntegration) atLimit = true;
+      if (atLimit && Date.now() - othersEmptyAt < pollMs) break;
       const jobs = await claimJobs(services.db, {
         worker: instanceId,
         now: services.now(),
@@ -113,7 +122,10 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         running: bySlug,
         gateRoom: gateConcurrency - gatesRunning,
       });
-      if (jobs.length === 0) break;
+      if (jobs.length === 0) {
+        if (atLimit) othersEmptyAt = Date.now();
+        break;
+      }
       for (const job of jobs) launch(job);
       started += jobs.length;
     }

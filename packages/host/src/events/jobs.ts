@@ -242,47 +242,66 @@ export async function renewLease(
   return rowCount > 0;
 }
 
+/** What {@link finishJob} and {@link finishJobs} record for one attempt. */
+export interface FinishJobInput {
+  readonly jobId: string;
+  readonly worker: string;
+  readonly now: Date;
+  readonly durationMs: number;
+  readonly outcome:
+    | { readonly ok: true }
+    | {
+        readonly ok: false;
+        readonly error: string;
+        readonly retryAt?: Date | undefined;
+        readonly conflict?: boolean | undefined;
+      };
+}
+
 /**
  * Records the outcome of an attempt, only if this worker still holds the job (a job whose lease
  * expired belongs to whoever claimed it next). `retryAt`: queue again; otherwise final. A
- * `conflict` retry gives the attempt back and counts a conflict instead.
+ * `conflict` retry gives the attempt back and counts a conflict instead. Answers whether it was recorded.
  */
-export async function finishJob(
-  db: Queryable,
-  input: {
-    jobId: string;
-    worker: string;
-    now: Date;
-    durationMs: number;
-    outcome:
-      | { ok: true }
-      | { ok: false; error: string; retryAt?: Date | undefined; conflict?: boolean | undefined };
-  },
-): Promise<boolean> {
-  const { outcome } = input;
-  const status = outcome.ok ? 'succeeded' : outcome.retryAt === undefined ? 'failed' : 'queued';
-  const conflict = !outcome.ok && outcome.retryAt !== undefined && outcome.conflict === true;
-  const { rowCount } = await db.query(
-    prepared(`UPDATE jobs SET status = $3, last_error = $4, duration_ms = $5,
-       finished_at = CASE WHEN $3 = 'queued' THEN NULL ELSE $6::timestamptz END,
-       run_at = COALESCE($7::timestamptz, run_at), locked_until = NULL,
+export async function finishJob(db: Queryable, input: FinishJobInput): Promise<boolean> {
+  return (await finishJobs(db, [input]))[0]!;
+}
+
+/**
+ * {@link finishJob} for several attempts in one statement (one commit; `services.jobFinishes`
+ * group-commits a worker's finishes this way): answers, in input order, whether each was recorded.
+ * The rows travel as 8 array parameters whatever their number.
+ */
+export async function finishJobs(db: Queryable, inputs: readonly FinishJobInput[]): Promise<boolean[]> {
+  if (inputs.length === 0) return [];
+  const column = <T>(pick: (input: FinishJobInput) => T) => inputs.map(pick);
+  const statusOf = ({ outcome }: FinishJobInput) =>
+    outcome.ok ? 'succeeded' : outcome.retryAt === undefined ? 'failed' : 'queued';
+  const { rows } = await db.query(
+    prepared(`UPDATE jobs SET status = f.status, last_error = f.error, duration_ms = f.duration_ms,
+       finished_at = CASE WHEN f.status = 'queued' THEN NULL ELSE f.finished_at END,
+       run_at = COALESCE(f.retry_at, jobs.run_at), locked_until = NULL,
        -- A finished job keeps the instance that finished it, for the log.
-       locked_by = CASE WHEN $3 = 'queued' THEN NULL ELSE locked_by END,
-       attempts = CASE WHEN $8::boolean THEN attempts - 1 ELSE attempts END,
-       conflicts = CASE WHEN $8::boolean THEN conflicts + 1 ELSE conflicts END
-     WHERE id = $1 AND locked_by = $2 AND status = 'running'`),
+       locked_by = CASE WHEN f.status = 'queued' THEN NULL ELSE jobs.locked_by END,
+       attempts = CASE WHEN f.conflict THEN jobs.attempts - 1 ELSE jobs.attempts END,
+       conflicts = CASE WHEN f.conflict THEN jobs.conflicts + 1 ELSE jobs.conflicts END
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::timestamptz[],
+       $7::timestamptz[], $8::boolean[]) AS f(id, worker, status, error, duration_ms, finished_at, retry_at, conflict)
+     WHERE jobs.id = f.id AND jobs.locked_by = f.worker AND jobs.status = 'running'
+     RETURNING jobs.id`),
     [
-      input.jobId,
-      input.worker,
-      status,
-      outcome.ok ? null : outcome.error,
-      Math.round(input.durationMs),
-      input.now,
-      outcome.ok ? null : (outcome.retryAt ?? null),
-      conflict,
+      column((input) => input.jobId),
+      column((input) => input.worker),
+      column(statusOf),
+      column(({ outcome }) => (outcome.ok ? null : outcome.error)),
+      column((input) => Math.round(input.durationMs)),
+      column((input) => input.now.toISOString()),
+      column(({ outcome }) => (outcome.ok ? null : (outcome.retryAt?.toISOString() ?? null))),
+      column(({ outcome }) => !outcome.ok && outcome.retryAt !== undefined && outcome.conflict === true),
     ],
   );
-  return rowCount > 0;
+  const recorded = new Set(rows.map((row) => row.id as string));
+  return inputs.map((input) => recorded.has(input.jobId));
 }
 
 /** Hands jobs this worker holds back to the queue at once (graceful shutdown past its bound). */

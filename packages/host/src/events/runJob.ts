@@ -6,7 +6,7 @@ import type { HostServices } from '../HostServices.js';
 import { runGateJob } from '../publish/runGateJob.js';
 import { callCapabilities } from '../routes/_callCapabilities.js';
 import { type InstalledVersion, readBundle } from '../store/integrations.js';
-import { finishJob, holdsJob, type Job } from './jobs.js';
+import { type FinishJobInput, finishJob, holdsJob, type Job } from './jobs.js';
 
 /** How a retry waits: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
 export interface RetryPolicy {
@@ -43,17 +43,26 @@ export const CONFLICT_RETRIES = 25;
 export const conflictDelay = (n: number, random: () => number = Math.random): number =>
   Math.round((20 + random() * 230) * Math.min(Math.max(n, 1), 8));
 
-/** Records an attempt's outcome for `job`, timed from now, only while `worker` holds it (see `finishJob`). */
+/**
+ * Records an attempt's outcome for `job`, timed from now, only while `worker` holds it (see
+ * `finishJob`): `in(tx, ...)` inside a transaction whose other writes stand or fall with it,
+ * `alone(...)` through the instance's group commit of outcomes (`services.jobFinishes`).
+ */
 export function jobFinisher(services: HostServices, job: Job, worker: string) {
   const started = performance.now();
-  return (tx: Queryable, outcome: Parameters<typeof finishJob>[1]['outcome']): Promise<boolean> =>
-    finishJob(tx, {
-      jobId: job.id,
-      worker,
-      now: services.now(),
-      durationMs: performance.now() - started,
-      outcome,
-    });
+  const input = (outcome: FinishJobInput['outcome']): FinishJobInput => ({
+    jobId: job.id,
+    worker,
+    now: services.now(),
+    durationMs: performance.now() - started,
+    outcome,
+  });
+  return {
+    in: (tx: Queryable, outcome: FinishJobInput['outcome']): Promise<boolean> =>
+      finishJob(tx, input(outcome)),
+    alone: (outcome: FinishJobInput['outcome']): Promise<boolean> =>
+      services.jobFinishes.submit(input(outcome)),
+  };
 }
 
 // Stored and shown in the log: URLs (queries, userinfo) redacted, bounded in size.
@@ -112,7 +121,7 @@ export async function runJob(
   const fail = async (message: string, retryable: boolean): Promise<JobOutcome> => {
     const again = retryable && job.attempts < job.maxAttempts;
     const delay = retryDelay(retry, job.attempts);
-    const recorded = await finish(services.db, {
+    const recorded = await finish.alone({
       ok: false,
       error: logMessage(message),
       retryAt: again ? new Date(services.now().getTime() + delay) : undefined,
@@ -151,7 +160,12 @@ export async function runJob(
         if (!(await holdsJob(tx, { jobId: job.id, worker }))) throw new LeaseLost();
         return;
       }
-      if (!(await finish(tx, { ok: true }))) throw new LeaseLost();
+      if (!(await finish.in(tx, { ok: true }))) throw new LeaseLost();
+      recorded = true;
+    },
+    // Nothing to save: the success mark goes with other finishes of this instance, in one statement.
+    onFinalWithoutWrites: async () => {
+      if (!(await finish.alone({ ok: true }))) throw new LeaseLost();
       recorded = true;
     },
   });
@@ -160,7 +174,7 @@ export async function runJob(
       return fail(`${error.message} (after ${job.conflicts} conflict retries)`, true);
     }
     const n = job.conflicts + 1;
-    const queued = await finish(services.db, {
+    const queued = await finish.alone({
       ok: false,
       error: logMessage(`conflict retry ${n} of ${CONFLICT_RETRIES}: ${error.message}`),
       retryAt: new Date(services.now().getTime() + conflictDelay(n)),

@@ -28,12 +28,12 @@ export async function runGateJob(
   ]);
   const row = rows[0];
   if (row === undefined) {
-    return (await finish(services.db, { ok: false, error: `submission ${submissionId} no longer exists` }))
+    return (await finish.alone({ ok: false, error: `submission ${submissionId} no longer exists` }))
       ? 'failed'
       : 'lost';
   }
   if (row.status === 'passed' || row.status === 'rejected') {
-    return (await finish(services.db, { ok: true })) ? 'succeeded' : 'lost';
+    return (await finish.alone({ ok: true })) ? 'succeeded' : 'lost';
   }
   await startChecking(services.db, submissionId, services.now());
 
@@ -73,7 +73,7 @@ export async function runGateJob(
     const again = job.attempts < job.maxAttempts;
     const recorded = await services.db.transaction(async (tx) => {
       const delay = retryDelay(retry, job.attempts);
-      const ok = await finish(tx, {
+      const ok = await finish.in(tx, {
         ok: false,
         error: message,
         retryAt: again ? new Date(services.now().getTime() + delay) : undefined,
@@ -90,7 +90,7 @@ export async function runGateJob(
   for (const check of result.checks) checks.set(check.name, toStored(check));
   try {
     await services.db.transaction(async (tx) => {
-      if (!(await finish(tx, { ok: true }))) throw new LeaseLost();
+      if (!(await finish.in(tx, { ok: true }))) throw new LeaseLost();
       await recordVerdict(tx, {
         submissionId,
         checks: [...checks.values()],

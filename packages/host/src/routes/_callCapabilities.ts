@@ -21,6 +21,8 @@ export function callCapabilities(
     requestId?: string | undefined;
     /** See `HostCallScope.onSave` (a job's success mark and lease check). */
     onSave?: HostCallScope['onSave'];
+    /** See `HostCallScope.onFinalWithoutWrites` (a job's success through the group commit). */
+    onFinalWithoutWrites?: HostCallScope['onFinalWithoutWrites'];
   },
 ): HostCall {
   const identity = {
@@ -46,6 +48,7 @@ export function callCapabilities(
       lineBytes: services.limits.logLineBytes,
     }),
     ...(input.onSave === undefined ? {} : { onSave: input.onSave }),
+    ...(input.onFinalWithoutWrites === undefined ? {} : { onFinalWithoutWrites: input.onFinalWithoutWrites }),
     onPrivateAddress: (error) =>
       securityEvent(
         services.logger,

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Queryable, sqlText } from '../src/db/Db.js';
+import { claimJobs, enqueueJob, type FinishJobInput } from '../src/events/jobs.js';
+import { startTestHost, type TestHost } from './_host.js';
+
+// Job outcomes recorded outside a transaction go through the host's group commit
+// (`services.jobFinishes` over `finishJobs`): outcomes submitted together share one UPDATE, each
+// answers whether its worker still held the job, and the close writes what is still waiting.
+const SLUG = 'test-events';
+
+describe('job outcomes: group commit', () => {
+  let host: TestHost;
+  const now = new Date('2026-11-22T10:00:00Z');
+  let finishes = 0;
+
+  const jobs = async (count: number, worker: string) => {
+    const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
+    for (let index = 0; index < count; index += 1) {
+      await enqueueJob(host.db, {
+        kind: 'webhook',
+        slug: SLUG,
+        accountId: host.accountId,
+        versionId: rows[0]!.live_version_id as string,
+        target: 'github-push',
+        body: '{}',
+        maxAttempts: 5,
+        runAt: new Date(now.getTime() - 1000),
+      });
+    }
+    return claimJobs(host.db, {
+      worker,
+      now,
+      leaseMs: 30_000,
+      limit: count,
+      perIntegration: count,
+      running: new Map(),
+      gateRoom: 0,
+    });
+  };
+  const row = async (id: string) =>
+    (
+      await host.db.query(
+        'SELECT status, attempts, conflicts, last_error, locked_by, run_at FROM jobs WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!;
+  const input = (jobId: string, worker: string, outcome: FinishJobInput['outcome']): FinishJobInput => ({
+    jobId,
+    worker,
+    now,
+    durationMs: 12.4,
+    outcome,
+  });
+
+  beforeAll(async () => {
+    host = await startTestHost({ projects: ['events'], runtime: 'in-process', now: () => now });
+    const db = host.services.db as { query: Queryable['query'] };
+    const query = db.query.bind(host.services.db);
+    db.query = (statement, params) => {
+      if (/^\s*UPDATE jobs SET status = f\.status/.test(sqlText(statement))) finishes += 1;
+      return query(statement, params);
+    };
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  it('records outcomes submitted together in one statement, each only while its worker holds the job', async () => {
+    await host.db.query('DELETE FROM jobs');
+    const [done, retried, conflicted, taken] = await jobs(4, 'worker-a');
+    await host.db.query("UPDATE jobs SET locked_by = 'worker-b' WHERE id = $1", [taken!.id]);
+    const retryAt = new Date(now.getTime() + 5000);
+    finishes = 0;
+    const answers = await Promise.all([
+      host.services.jobFinishes.submit(input(done!.id, 'worker-a', { ok: true })),
+      host.services.jobFinishes.submit(input(retried!.id, 'worker-a', { ok: false, error: 'boom', retryAt })),
+      host.services.jobFinishes.submit(
+        input(conflicted!.id, 'worker-a', {
+          ok: false,
+          error: 'conflict retry 1 of 25',
+          retryAt,
+          conflict: true,
+        }),
+      ),
+      host.services.jobFinishes.submit(input(taken!.id, 'worker-a', { ok: true })),
+    ]);
+    expect(answers).toEqual([true, true, true, false]);
+    expect(finishes).toBe(1);
+    expect(await row(done!.id)).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      conflicts: 0,
+      locked_by: 'worker-a',
+    });
+    expect(await row(retried!.id)).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      last_error: 'boom',
+      locked_by: null,
+    });
+    expect(new Date((await row(retried!.id)).run_at as string).getTime()).toBe(retryAt.getTime());
+    // A conflict retry gives the attempt back and counts a conflict.
+    expect(await row(conflicted!.id)).toMatchObject({ status: 'queued', attempts: 0, conflicts: 1 });
+    // Held by another worker: untouched.
+    expect(await row(taken!.id)).toMatchObject({ status: 'running', locked_by: 'worker-b' });
+  });
+
+  it('a job whose worker lost it (another claimed it) answers false, and failed outcomes are final without retryAt', async () => {
+    await host.db.query('DELETE FROM jobs');
+    const [failed] = await jobs(1, 'worker-a');
+    expect(await host.services.jobFinishes.submit(input(failed!.id, 'worker-z', { ok: true }))).toBe(false);
+    expect(
+      await host.services.jobFinishes.submit(input(failed!.id, 'worker-a', { ok: false, error: 'gave up' })),
+    ).toBe(true);
+    expect(await row(failed!.id)).toMatchObject({
+      status: 'failed',
+      last_error: 'gave up',
+      locked_by: 'worker-a',
+    });
+  });
+});
