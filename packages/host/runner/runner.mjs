@@ -4,10 +4,12 @@
 //   host -> runner: init { prelude, memoryLimitMb, maxIsolates, idleMs, leftoverCpuMs }, call { callId,
 //                   versionId, script?, request, cpuLimitMs, ephemeral? }, cap-result { capId, reply },
 //                   abandon { callId }, stats { statsId }
-//   runner -> host: ready, cap { callId, versionId, capId, method, args, logs? }, log { callId, entries },
-//                   result { callId, ok, value | error: { kind, message }, logs? }, evicted { versionId },
+//   runner -> host: ready, cap { callId, versionId, capId, method, args, logs?, used? }, log { callId, entries },
+//                   result { callId, ok, value | error: { kind, message }, logs?, used? }, evicted { versionId },
 //                   stats { statsId, isolates, versions }, security { kind, versionId, message },
 //                   leftover { versionId, cpuMs }
+// `used` (JSON text): the storage values the host read ahead for a call (`preload` in its request)
+// that the guest used since its previous message; the prelude prefixes a result with "\0used\0".
 // A call without `script` for a version this runner has evicted answers `missing_code`; the host
 // sends it again with the script. `logs`/`entries`: a call's console lines (JSON text) not sent yet,
 // handled by the host before the message they ride on. A call's start is not a message: the
@@ -72,12 +74,21 @@ const send = (message) => {
   if (process.connected) process.send(message);
 };
 
-function hostCall(entry, callId, method, args) {
+function hostCall(entry, callId, method, args, used) {
   const capId = nextCap++;
   const logs = takeLogs(calls.get(callId));
   return new Promise((resolve) => {
     capReplies.set(capId, resolve);
-    send({ type: 'cap', callId, versionId: entry.versionId, capId, method, args: String(args), logs });
+    send({
+      type: 'cap',
+      callId,
+      versionId: entry.versionId,
+      capId,
+      method,
+      args: String(args),
+      logs,
+      ...(used === undefined ? {} : { used: String(used) }),
+    });
   });
 }
 
@@ -152,7 +163,7 @@ function poster(entry) {
       // The isolate went meanwhile: its call fails through its own apply.
     }
   };
-  return (kind, id, a, b, c) => {
+  return (kind, id, a, b, c, d) => {
     if (kind === 'cap') {
       const callId = String(a);
       const owner = ownership(entry, callId);
@@ -160,7 +171,7 @@ function poster(entry) {
         reportForeign(entry, `capability (${String(b).slice(0, 40)})`);
         deliver(id, REFUSED);
       } else if (owner === 'live' && admit(entry)) {
-        hostCall(entry, callId, String(b), c).then((reply) => {
+        hostCall(entry, callId, String(b), c, d).then((reply) => {
           entry.pending--;
           if (ownership(entry, callId) === 'live') deliver(id, reply);
         });
@@ -564,7 +575,23 @@ async function runCall(message, retried = false) {
     // The prelude answers JSON text; anything else (a Reference) never goes to the host.
     if (value !== undefined && typeof value !== 'string')
       throw new Error('the isolate answered no JSON text');
-    send({ type: 'result', callId, ok: true, value, logs: takeLogs(call) });
+    // "\0<used>\0<result>": preloaded storage values the call used after its last request.
+    let used;
+    let result = value;
+    if (value?.charCodeAt(0) === 0) {
+      const end = value.indexOf('\u0000', 1);
+      if (end < 0) throw new Error('the isolate answered no JSON text');
+      used = value.slice(1, end);
+      result = value.slice(end + 1);
+    }
+    send({
+      type: 'result',
+      callId,
+      ok: true,
+      value: result,
+      logs: takeLogs(call),
+      ...(used === undefined ? {} : { used }),
+    });
     if (!message.ephemeral && cacheIsCold(versionId)) warmCachesOnce(versionId, entry).catch(() => {});
   } catch (error) {
     if (entry?.isolate.isDisposed) dispose(versionId, entry, entry.reason ?? 'disposed');

@@ -145,7 +145,7 @@ describe('scheduler', () => {
   it('claims about once per job while one integration is at its limit and no other has work', async () => {
     await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
     const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
-    const JOBS = 12;
+    const JOBS = 16;
     for (let index = 0; index < JOBS; index += 1) {
       await enqueueJob(host.db, {
         kind: 'schedule',
@@ -180,7 +180,9 @@ describe('scheduler', () => {
       db.query = query;
     }
     expect(seen().filter((line) => line.event === 'every-minute')).toHaveLength(JOBS);
-    // One claim per job at most, plus the one that found the others empty and the last, empty one.
-    expect(claims).toBeLessThanOrEqual(JOBS + 2);
+    // One claim per job at most, plus the one that found the others empty and, at the end, up to
+    // three that find the queue empty (after each of the last two jobs, and the drain's last look).
+    // Asking again after every job was twice as many.
+    expect(claims).toBeLessThanOrEqual(JOBS + 4);
   });
 });

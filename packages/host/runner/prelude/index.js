@@ -35,15 +35,16 @@ delete Atomics.waitAsync;
 const waiting = new Map();
 let nextRequest = 1;
 let currentCall;
-function request(kind, owner, a, b, c) {
+function request(kind, owner, a, b, c, d) {
   const id = nextRequest++;
   return new Promise((resolve) => {
     waiting.set(id, { resolve, owner });
-    post(kind, id, a, b, c);
+    post(kind, id, a, b, c, d);
   });
 }
-// A capability call names its call; a timer belongs to the call whose code set it.
-const hostCall = (callId, method, args) => request('cap', callId, callId, method, args);
+// A capability call names its call; a timer belongs to the call whose code set it. `used`: the
+// preloaded storage values the call used since its last request (JSON text), or undefined.
+const hostCall = (callId, method, args, used) => request('cap', callId, callId, method, args, used);
 const sleep = (ms) => request('sleep', currentCall, ms, currentCall);
 
 function define(name, value) {
@@ -169,10 +170,23 @@ for (const [name, value] of Object.entries({
 }
 define('self', g);
 
-// Capabilities over the bridge: each call sends JSON text and gets JSON text back.
-function capabilitiesFor(callId) {
+// Capabilities over the bridge: each call sends JSON text and gets JSON text back. `preload`: the
+// storage values the host read ahead for this call (the keys its handler read last time); a get of
+// one of them answers here, and the key travels as used with the call's next request or its result,
+// so the host counts the read (what a commit checks). A write of the key makes the host's view the
+// one to read from.
+function capabilitiesFor(callId, preload) {
+  const ahead = new Map();
+  if (Array.isArray(preload)) for (const entry of preload) ahead.set(`${entry.scope}\n${entry.key}`, entry);
+  let used = [];
+  const takeUsed = () => {
+    if (used.length === 0) return undefined;
+    const text = jsonStringify(used);
+    used = [];
+    return text;
+  };
   const call = async (method, args) => {
-    const reply = jsonParse(await hostCall(callId, method, jsonStringify(args)));
+    const reply = jsonParse(await hostCall(callId, method, jsonStringify(args), takeUsed()));
     if (reply.ok) return reply.value;
     // Name, message, code and properties; the guest engine rebuilds the sdk's own error class.
     const error = new Error(reply.error.message);
@@ -182,9 +196,24 @@ function capabilitiesFor(callId) {
   return {
     fetch: (request) => call('fetch', [request]),
     storage: {
-      get: (scope, key) => call('storage.get', [scope, key]),
-      set: (scope, key, value) => call('storage.set', [scope, key, value]),
-      delete: (scope, key) => call('storage.delete', [scope, key]),
+      get: (scope, key) => {
+        const entry = ahead.get(`${scope}\n${key}`);
+        if (entry === undefined) return call('storage.get', [scope, key]);
+        if (!entry.used) {
+          entry.used = true;
+          used.push({ scope, key });
+        }
+        // A copy per read, as the host's answer would be.
+        return Promise.resolve('value' in entry ? jsonParse(jsonStringify(entry.value)) : undefined);
+      },
+      set: (scope, key, value) => {
+        ahead.delete(`${scope}\n${key}`);
+        return call('storage.set', [scope, key, value]);
+      },
+      delete: (scope, key) => {
+        ahead.delete(`${scope}\n${key}`);
+        return call('storage.delete', [scope, key]);
+      },
     },
     secrets: {
       get: (name) => call('secrets.get', [name]),
@@ -192,6 +221,7 @@ function capabilitiesFor(callId) {
     },
     log: (entry) => log(callId, jsonStringify(entry)),
     checkpoint: () => call('checkpoint', []),
+    takeUsed,
   };
 }
 
@@ -224,8 +254,15 @@ define('__platformSetBundle', (namespace) => {
     try {
       const request = jsonParse(requestJson);
       if (typeof deadline === 'number' && Number.isFinite(deadline)) request.deadline = deadline;
-      const result = await runGuestCall(definition, request, capabilitiesFor(callId));
-      return jsonStringify(result);
+      const { preload } = request;
+      delete request.preload;
+      const capabilities = capabilitiesFor(callId, preload);
+      const { takeUsed } = capabilities;
+      delete capabilities.takeUsed;
+      const result = jsonStringify(await runGuestCall(definition, request, capabilities));
+      // Preloaded values used after the call's last request go with its result: "\0<used>\0<result>".
+      const usedLast = takeUsed();
+      return usedLast === undefined ? result : `\u0000${usedLast}\u0000${result}`;
     } catch (error) {
       // Only `describe` throws (a definition the strict schema refuses); the name tells the host which error.
       return jsonStringify({

@@ -17,7 +17,12 @@ import type { EgressFetch } from '@platform/sdk/server';
 import type { Db, Queryable } from '../db/Db.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
 import { readSecret, type SecretScope, secretTiers, writeSecret } from '../store/secrets.js';
-import { applyStoragePlan, readVersionedStorage, type StoredKey } from '../store/storage.js';
+import {
+  applyStoragePlan,
+  readVersionedStorage,
+  type StoredKey,
+  type VersionedStorageValue,
+} from '../store/storage.js';
 
 export interface HostCallScope {
   readonly db: Db;
@@ -92,7 +97,20 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
     };
   };
   const at = (ref: StorageRef) => location(ref.scope, ref.key);
-  const storage = createStorageTransaction({ load: (ref) => readVersionedStorage(scope.db, at(ref)) });
+  // Values read ahead of the call (`preload`), by scope and key, until used or asked for.
+  const preloaded = new Map<string, VersionedStorageValue>();
+  const takePreloaded = (ref: StorageRef) => {
+    const id = `${ref.scope}\n${ref.key}`;
+    const found = preloaded.get(id);
+    if (found !== undefined) preloaded.delete(id);
+    return found;
+  };
+  const storage = createStorageTransaction({
+    load: (ref) => {
+      const found = takePreloaded(ref);
+      return found === undefined ? readVersionedStorage(scope.db, at(ref)) : Promise.resolve(found);
+    },
+  });
   const target = (tx: Queryable): StorageCommitTarget => ({
     async apply(plan) {
       const outcome = await applyStoragePlan(tx, {
@@ -153,6 +171,35 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
         location(storageScope, key);
         storage.delete(storageScope, key);
       },
+      // Keys the guest is likely to read (the runtime names those it read last time): a key this
+      // call may not read (undeclared, user storage without a user) is left out, not refused.
+      async preload(refs) {
+        const wanted = refs.filter((ref) => {
+          try {
+            location(ref.scope, ref.key);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        const values = await Promise.all(wanted.map((ref) => readVersionedStorage(scope.db, at(ref))));
+        return wanted.map((ref, index) => {
+          const loaded = values[index]!;
+          preloaded.set(`${ref.scope}\n${ref.key}`, loaded);
+          return loaded.value === undefined
+            ? { scope: ref.scope, key: ref.key }
+            : { scope: ref.scope, key: ref.key, value: loaded.value };
+        });
+      },
+      // The guest's word, like anything from it: it can only name values preloaded for this call,
+      // and only make its own call check more keys at commit (or fewer, as blind writes may).
+      preloadUsed(refs) {
+        for (const ref of refs) {
+          const found = takePreloaded(ref);
+          if (found !== undefined) storage.noteRead(ref.scope, ref.key, found);
+        }
+      },
+      reads: () => storage.reads,
     },
     secrets: {
       async get(name) {

@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { type Capabilities, type LogEntry, toWireError } from '@platform/sdk/runtime';
+import { type Capabilities, type LogEntry, type PreloadRef, toWireError } from '@platform/sdk/runtime';
 import { RUNNER_DIR } from './buildGuestPrelude.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
@@ -56,13 +56,14 @@ type FromRunner =
       method: string;
       args: string;
       logs?: unknown;
+      used?: unknown;
     }
   | { type: 'security'; kind: 'capability_borrowing'; versionId: string; message: string }
   | { type: 'leftover'; versionId: string; cpuMs: number }
   | { type: 'log'; callId: string; entries: unknown }
   | { type: 'evicted'; versionId: string }
   | { type: 'stats'; statsId: number; isolates: number; versions: number }
-  | { type: 'result'; callId: string; ok: true; value: string; logs?: unknown }
+  | { type: 'result'; callId: string; ok: true; value: string; logs?: unknown; used?: unknown }
   | {
       type: 'result';
       callId: string;
@@ -178,7 +179,10 @@ export function startRunnerProcess(options: {
       // call must be in flight on this runner, for the version whose isolate sent it.
       const call = calls.get(message.callId);
       const own = call !== undefined && call.versionId === message.versionId;
-      if (own) applyLogs(call, message.logs);
+      if (own) {
+        applyLogs(call, message.logs);
+        applyUsed(call, message.used);
+      }
       // An unknown id is a call that just timed out here; another version's call is an attack.
       if (call !== undefined && !own) {
         report(
@@ -215,6 +219,7 @@ export function startRunnerProcess(options: {
       const call = calls.get(message.callId);
       calls.delete(message.callId);
       applyLogs(call, message.logs);
+      if (message.ok) applyUsed(call, message.used);
       call?.settle(message.ok ? { ok: true, value: message.value } : { ok: false, error: message.error });
     }
   });
@@ -329,6 +334,32 @@ export function applyLogs(call: { readonly capabilities: Capabilities } | undefi
       // A log line that is not JSON is dropped; it cannot come from the prelude.
     }
   }
+}
+
+/**
+ * Preloaded storage values a call's guest says it used (JSON text of `{ scope, key }` objects, with
+ * the call's next message): they count as read before that message is handled. Anything else is
+ * dropped; the host capabilities only accept keys they preloaded for this call.
+ */
+export function applyUsed(call: { readonly capabilities: Capabilities } | undefined, used: unknown): void {
+  const storage = call?.capabilities.storage;
+  if (storage?.preloadUsed === undefined || typeof used !== 'string') return;
+  let refs: unknown;
+  try {
+    refs = JSON.parse(used);
+  } catch {
+    return;
+  }
+  if (!Array.isArray(refs)) return;
+  storage.preloadUsed(
+    refs.filter(
+      (ref): ref is PreloadRef =>
+        typeof ref === 'object' &&
+        ref !== null &&
+        (ref.scope === 'account' || ref.scope === 'user') &&
+        typeof ref.key === 'string',
+    ),
+  );
 }
 
 // Every capability call is checked again here: the method must be known and the arguments JSON.

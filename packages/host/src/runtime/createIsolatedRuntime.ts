@@ -6,6 +6,8 @@ import {
   type DefinitionManifest,
   type GuestCall,
   type ParsedWebhookPayload,
+  type PreloadedValue,
+  type PreloadRef,
   type WebhookReplyResult,
 } from '@platform/sdk/runtime';
 import {
@@ -147,7 +149,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
 
   async function run(
     version: RuntimeVersion,
-    request: GuestCall,
+    // `preload`: storage values read ahead for the handler (the prelude takes them off the request).
+    request: GuestCall & { readonly preload?: readonly PreloadedValue[] },
     capabilities: RuntimeCall['capabilities'],
     timeoutMs: number,
     ephemeral = false,
@@ -173,9 +176,40 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     return outcome;
   }
 
+  // Storage keys each handler read in its last call (by version, operation and name): read ahead
+  // of its next call and sent with it, which spares the isolate a round trip to this process per
+  // key. A key the handler no longer reads is dropped after one call; bounded like the scripts.
+  const preloads = new Map<string, readonly PreloadRef[]>();
+  const PRELOADS_KEPT = 4096;
+  const PRELOAD_KEYS = 4;
+
   async function guest<T>(call: RuntimeCall, request: GuestCall, failed: (message: string) => T): Promise<T> {
     loadedVersions.add(call.version.id);
-    const outcome = await run(call.version, request, call.capabilities, call.timeoutMs);
+    const storage = call.capabilities.storage;
+    const handler = `${call.version.id}\n${handlerOf(request)}`;
+    const wanted = preloads.get(handler);
+    let preload: PreloadedValue[] | undefined;
+    if (wanted !== undefined && storage.preload !== undefined) {
+      // A failed read ahead costs nothing but the round trips it would have spared.
+      preload = await storage.preload(wanted).catch(() => undefined);
+    }
+    const outcome = await run(
+      call.version,
+      preload === undefined || preload.length === 0 ? request : { ...request, preload },
+      call.capabilities,
+      call.timeoutMs,
+    );
+    const reads = storage.reads?.();
+    if (reads !== undefined) {
+      preloads.delete(handler);
+      if (reads.length > 0) {
+        if (preloads.size >= PRELOADS_KEPT) preloads.delete(preloads.keys().next().value!);
+        preloads.set(
+          handler,
+          reads.slice(0, PRELOAD_KEYS).map(({ scope, key }) => ({ scope, key })),
+        );
+      }
+    }
     if (outcome.ok) return JSON.parse(outcome.value) as T;
     return failed(outcome.error.message);
   }
@@ -292,4 +326,18 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       scripts.clear();
     },
   };
+}
+
+/** Which handler a guest call runs, for the keys to read ahead of it. */
+function handlerOf(request: GuestCall): string {
+  switch (request.op) {
+    case 'invokeAction':
+      return `action\n${request.actionName}`;
+    case 'deliverWebhook':
+      return `webhook\n${request.webhookId}`;
+    case 'runSchedule':
+      return `schedule\n${request.scheduleId}`;
+    default:
+      return request.op;
+  }
 }

@@ -27,6 +27,17 @@ export function capabilityHeader(response: CapabilityFetchResponse, name: string
 
 export type StorageScopeName = 'account' | 'user';
 
+/** A storage key as `preload` names it. */
+export interface PreloadRef {
+  readonly scope: StorageScopeName;
+  readonly key: string;
+}
+
+/** A key read ahead of a call: `value` is absent when nothing is stored. */
+export interface PreloadedValue extends PreloadRef {
+  readonly value?: unknown;
+}
+
 export interface LogEntry {
   readonly level: LogLevel;
   /** Redacted by the guest engine's logger; the host redacts and budgets every entry again (never trusts this). */
@@ -47,6 +58,17 @@ export interface Capabilities {
     get(scope: StorageScopeName, key: string): Promise<unknown>;
     set(scope: StorageScopeName, key: string, value: unknown): Promise<void>;
     delete(scope: StorageScopeName, key: string): Promise<void>;
+    /**
+     * Reads keys ahead of a call (those its handler read last time), so that a guest across a
+     * process boundary need not ask for each: answers the ones it read, each with its value (none
+     * when absent). A value counts as read only once `preloadUsed` names it (or `get` asks for its
+     * key). Optional: a runtime in the host's own process gains nothing from it.
+     */
+    preload?(refs: readonly PreloadRef[]): Promise<PreloadedValue[]>;
+    /** The guest used these preloaded values (the keys were not touched before): read from here. */
+    preloadUsed?(refs: readonly PreloadRef[]): void;
+    /** The keys this call has read so far, first read first: what to preload next time. */
+    reads?(): readonly PreloadRef[];
   };
   readonly secrets: {
     /** Account tier, then source, then global. */

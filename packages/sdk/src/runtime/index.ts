@@ -10,6 +10,8 @@ export {
   type CapabilityFetchResponse,
   capabilityHeader,
   type LogEntry,
+  type PreloadedValue,
+  type PreloadRef,
   type StorageScopeName,
 } from './capabilities.js';
 export { type CheckEgressUrlOptions, checkEgressUrl } from './checkEgressUrl.js';

@@ -62,6 +62,13 @@ export interface StorageTransaction {
   get(scope: StorageScopeName, key: string): Promise<unknown>;
   set(scope: StorageScopeName, key: string, value: unknown): void;
   delete(scope: StorageScopeName, key: string): void;
+  /**
+   * Records that the call read `loaded` for a key it had not touched yet, as `get` would have
+   * (a value the host read ahead and the guest used); a key already read or written is left as is.
+   */
+  noteRead(scope: StorageScopeName, key: string, loaded: VersionedValue): void;
+  /** Keys the call read, in the order of their first read. */
+  readonly reads: readonly StorageRef[];
   /** Whether writes wait to be saved. */
   readonly hasWrites: boolean;
   /** The conflict a commit found; every later commit throws it again (the call has to run again). */
@@ -189,6 +196,18 @@ export function createStorageTransaction(options: StorageTransactionOptions): St
       const entry = entryFor(scope, key);
       entry.value = undefined;
       entry.writes += 1;
+    },
+    noteRead(scope, key, loaded) {
+      if (entries.has(idOf(scope, key))) return;
+      const entry = entryFor(scope, key);
+      entry.value = clone(loaded.value);
+      entry.base = loaded.version;
+      entry.read = true;
+    },
+    get reads() {
+      const refs: StorageRef[] = [];
+      for (const entry of entries.values()) if (entry.read) refs.push(entry.ref);
+      return refs;
     },
     get hasWrites() {
       for (const entry of entries.values()) if (entry.writes !== entry.saved) return true;
