@@ -3,7 +3,7 @@ import {
   type Capabilities,
   createMemoryCapabilities,
   type PreloadedValue,
-  type PreloadRef,
+  type StorageRef,
 } from '@platform/sdk/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Queryable, sqlText } from '../src/db/Db.js';
@@ -19,7 +19,7 @@ import { FIXTURES, startTestHost, type TestHost } from './_host.js';
 function recording(notes: unknown) {
   const base = createMemoryCapabilities({ storage: { account: { 'cache/notes': notes } } });
   const events: string[] = [];
-  const reads: PreloadRef[] = [];
+  const reads: StorageRef[] = [];
   const read = (scope: 'account' | 'user', key: string) => {
     if (!reads.some((ref) => ref.scope === scope && ref.key === key)) reads.push({ scope, key });
   };

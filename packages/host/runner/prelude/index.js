@@ -193,7 +193,7 @@ function capabilitiesFor(callId, preload) {
     for (const [key, value] of Object.entries(reply.error)) if (key !== 'message') error[key] = value;
     throw error;
   };
-  return {
+  const capabilities = {
     fetch: (request) => call('fetch', [request]),
     storage: {
       get: (scope, key) => {
@@ -221,8 +221,8 @@ function capabilitiesFor(callId, preload) {
     },
     log: (entry) => log(callId, jsonStringify(entry)),
     checkpoint: () => call('checkpoint', []),
-    takeUsed,
   };
+  return { capabilities, takeUsed };
 }
 
 define('__platformDeliver', (id, value) => {
@@ -252,13 +252,9 @@ define('__platformSetBundle', (namespace) => {
     else begin(callId);
     currentCall = callId;
     try {
-      const request = jsonParse(requestJson);
+      const { preload, ...request } = jsonParse(requestJson);
       if (typeof deadline === 'number' && Number.isFinite(deadline)) request.deadline = deadline;
-      const { preload } = request;
-      delete request.preload;
-      const capabilities = capabilitiesFor(callId, preload);
-      const { takeUsed } = capabilities;
-      delete capabilities.takeUsed;
+      const { capabilities, takeUsed } = capabilitiesFor(callId, preload);
       const result = jsonStringify(await runGuestCall(definition, request, capabilities));
       // Preloaded values used after the call's last request go with its result: "\0<used>\0<result>".
       const usedLast = takeUsed();

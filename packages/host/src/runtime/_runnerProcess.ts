@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { type Capabilities, type LogEntry, type PreloadRef, toWireError } from '@platform/sdk/runtime';
+import { type Capabilities, type LogEntry, type StorageRef, toWireError } from '@platform/sdk/runtime';
 import { RUNNER_DIR } from './buildGuestPrelude.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
@@ -353,7 +353,7 @@ export function applyUsed(call: { readonly capabilities: Capabilities } | undefi
   if (!Array.isArray(refs)) return;
   storage.preloadUsed(
     refs.filter(
-      (ref): ref is PreloadRef =>
+      (ref): ref is StorageRef =>
         typeof ref === 'object' &&
         ref !== null &&
         (ref.scope === 'account' || ref.scope === 'user') &&

@@ -7,7 +7,7 @@ import {
   type GuestCall,
   type ParsedWebhookPayload,
   type PreloadedValue,
-  type PreloadRef,
+  type StorageRef,
   type WebhookReplyResult,
 } from '@platform/sdk/runtime';
 import {
@@ -179,7 +179,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   // Storage keys each handler read in its last call (by version, operation and name): read ahead
   // of its next call and sent with it, which spares the isolate a round trip to this process per
   // key. A key the handler no longer reads is dropped after one call; bounded like the scripts.
-  const preloads = new Map<string, readonly PreloadRef[]>();
+  const preloads = new Map<string, readonly StorageRef[]>();
   const PRELOADS_KEPT = 4096;
   const PRELOAD_KEYS = 4;
 

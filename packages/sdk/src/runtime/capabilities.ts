@@ -1,4 +1,5 @@
 import type { LogLevel } from '../integration/types.js';
+import type { StorageRef } from './storageTransaction.js';
 
 /** One HTTP hop as it crosses the capability boundary: plain JSON, body in base64. */
 export interface CapabilityFetchRequest {
@@ -27,14 +28,8 @@ export function capabilityHeader(response: CapabilityFetchResponse, name: string
 
 export type StorageScopeName = 'account' | 'user';
 
-/** A storage key as `preload` names it. */
-export interface PreloadRef {
-  readonly scope: StorageScopeName;
-  readonly key: string;
-}
-
 /** A key read ahead of a call: `value` is absent when nothing is stored. */
-export interface PreloadedValue extends PreloadRef {
+export interface PreloadedValue extends StorageRef {
   readonly value?: unknown;
 }
 
@@ -64,11 +59,11 @@ export interface Capabilities {
      * when absent). A value counts as read only once `preloadUsed` names it (or `get` asks for its
      * key). Optional: a runtime in the host's own process gains nothing from it.
      */
-    preload?(refs: readonly PreloadRef[]): Promise<PreloadedValue[]>;
+    preload?(refs: readonly StorageRef[]): Promise<PreloadedValue[]>;
     /** The guest used these preloaded values (the keys were not touched before): read from here. */
-    preloadUsed?(refs: readonly PreloadRef[]): void;
+    preloadUsed?(refs: readonly StorageRef[]): void;
     /** The keys this call has read so far, first read first: what to preload next time. */
-    reads?(): readonly PreloadRef[];
+    reads?(): readonly StorageRef[];
   };
   readonly secrets: {
     /** Account tier, then source, then global. */

@@ -11,7 +11,6 @@ export {
   capabilityHeader,
   type LogEntry,
   type PreloadedValue,
-  type PreloadRef,
   type StorageScopeName,
 } from './capabilities.js';
 export { type CheckEgressUrlOptions, checkEgressUrl } from './checkEgressUrl.js';
