@@ -11,6 +11,7 @@ import type { RateLimiter } from './rateLimit.js';
 import type { RegistryFolder } from './registry/registryFolder.js';
 import type { Runtime } from './runtime/Runtime.js';
 import type { SecretBox } from './secrets/SecretBox.js';
+import type { StoredKey, VersionedStorageValue } from './store/storage.js';
 
 /** Limits of DESIGN.md, all configurable. */
 export interface HostLimits {
@@ -110,6 +111,12 @@ export interface HostServices {
    * still held the job. Closed with the host, after the worker stops and before the database.
    */
   readonly jobFinishes: GroupCommit<FinishJobInput, boolean>;
+  /**
+   * Calls' first storage reads outside a transaction, grouped the same way
+   * (src/db/groupCommit.ts over `readVersionedStorageMany`): the reads of calls running at the same
+   * moment go in one statement. Closed with the host, before the database.
+   */
+  readonly storageReads: GroupCommit<StoredKey, VersionedStorageValue>;
   /**
    * Memoized database answers, dropped on every instance within `cache.staleAfterMs` of a change
    * to the tables of `WATCHED_TABLES` (src/cache/hostCache.ts; the action call's resolution uses it).

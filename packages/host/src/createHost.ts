@@ -22,6 +22,7 @@ import { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
 import type { Runtime, RuntimeReport } from './runtime/Runtime.js';
 import { createSecretBox, loadSecretKey } from './secrets/SecretBox.js';
 import { securityEvent } from './security/securityEvent.js';
+import { readVersionedStorageMany } from './store/storage.js';
 
 export interface CreateHostOptions {
   /** PGlite data and the generated secret key live here; omitted: PGlite in memory and a random key. */
@@ -155,6 +156,10 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
             'a batch of job outcomes was refused; they are written one by one',
           ),
       }),
+      storageReads: createGroupCommit({
+        writeMany: (keys) => readVersionedStorageMany(db, keys),
+        closedMessage: 'the host is closing; the storage read was not made',
+      }),
       logBudgets: createLogBudgets(
         {
           bytesPerCall: limits.logBytesPerCall,
@@ -197,6 +202,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
         await fetch.close();
         await services.enqueueBatcher.close();
         await services.jobFinishes.close();
+        await services.storageReads.close();
         await db.close();
       },
     };

@@ -1,8 +1,12 @@
+import { StorageConflictError } from '@platform/sdk/integration';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Queryable } from '../src/db/Db.js';
+import { type Queryable, sqlText } from '../src/db/Db.js';
+import { callCapabilities } from '../src/routes/_callCapabilities.js';
+import { liveVersion } from '../src/store/integrations.js';
 import {
   applyStoragePlan,
   readVersionedStorage,
+  readVersionedStorageMany,
   type StoragePlan,
   type StoredKey,
   writeStorage,
@@ -162,5 +166,90 @@ describe('applyStoragePlan', { timeout: 60_000 }, () => {
       // Only the winner's insert is stored, and no placeholder.
       expect(await rowCount()).toBe(1);
     }
+  });
+});
+
+describe('first reads of several calls in one statement', { timeout: 60_000 }, () => {
+  let host: TestHost;
+  let statements: string[] = [];
+  const at = (name: string, scope: 'account' | 'user' = 'account', userId = ''): StoredKey => ({
+    slug: SLUG,
+    accountId: host.accountId,
+    scope,
+    userId,
+    key: name,
+  });
+
+  beforeAll(async () => {
+    host = await startTestHost({ projects: ['concurrency'] });
+    const db = host.services.db as { query: Queryable['query'] };
+    const query = db.query.bind(host.services.db);
+    db.query = (statement, params) => {
+      if (/FROM storage/.test(sqlText(statement))) statements.push(sqlText(statement));
+      return query(statement, params);
+    };
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+  beforeEach(async () => {
+    await host.db.query('DELETE FROM storage WHERE integration_slug = $1', [SLUG]);
+    statements = [];
+  });
+
+  it('answers each key in the order asked, an absent one at version 0, scopes and users apart', async () => {
+    await writeStorage(host.db, at('a'), 'a', { n: 1 });
+    await writeStorage(host.db, at('a', 'user', 'u1'), 'a', 'mine');
+    const keys = [at('missing'), at('a', 'user', 'u1'), at('a'), at('a', 'user', 'u2'), at('a')];
+    const found = await readVersionedStorageMany(host.db, keys);
+    expect(found.map((one) => one.value)).toEqual([undefined, 'mine', { n: 1 }, undefined, { n: 1 }]);
+    expect(found[0]!.version).toBe(0);
+    expect(found[3]!.version).toBe(0);
+    // The same key asked twice answers the same version, the one a read of its own gives.
+    expect(found[2]!.version).toBe((await readVersionedStorage(host.db, at('a'))).version);
+    expect(found[4]!.version).toBe(found[2]!.version);
+    expect(found[2]!.version).toBeGreaterThan(0);
+  });
+
+  it('sends the reads submitted together through services.storageReads as one statement', async () => {
+    await writeStorage(host.db, at('a'), 'a', 1);
+    await writeStorage(host.db, at('b'), 'b', 2);
+    statements = [];
+    const reads = await Promise.all(
+      [at('a'), at('b'), at('c')].map((key) => host.services.storageReads.submit(key)),
+    );
+    expect(reads.map((read) => read.value)).toEqual([1, 2, undefined]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/unnest/);
+    // A lone read goes as the single-key statement.
+    statements = [];
+    expect((await host.services.storageReads.submit(at('b'))).value).toBe(2);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toMatch(/unnest/);
+  });
+
+  it("shares statements between calls' capabilities: preloads and first gets", async () => {
+    await writeStorage(host.db, at('settings/sync'), 'settings/sync', { pages: 3 });
+    const version = (await liveVersion(host.db, SLUG))!;
+    const calls = Array.from({ length: 4 }, () =>
+      callCapabilities(host.services, { version, accountId: host.accountId, userId: host.userId }),
+    );
+    statements = [];
+    const ref = { scope: 'account' as const, key: 'settings/sync' };
+    const preloaded = await Promise.all(
+      calls.slice(0, 2).map((call) => call.capabilities.storage.preload!([ref])),
+    );
+    const got = await Promise.all(
+      calls.slice(2).map((call) => call.capabilities.storage.get('account', ref.key)),
+    );
+    expect(preloaded).toEqual([[{ ...ref, value: { pages: 3 } }], [{ ...ref, value: { pages: 3 } }]]);
+    expect(got).toEqual([{ pages: 3 }, { pages: 3 }]);
+    expect(statements).toHaveLength(2);
+    // Each call tracks its own read: a write by another call conflicts at its commit.
+    await calls[2]!.capabilities.storage.set('account', ref.key, { pages: 4 });
+    await calls[2]!.commit();
+    await calls[3]!.capabilities.storage.set('account', ref.key, { pages: 5 });
+    await expect(calls[3]!.commit()).rejects.toBeInstanceOf(StorageConflictError);
+    expect((await readVersionedStorage(host.db, at('settings/sync'))).value).toEqual({ pages: 4 });
   });
 });

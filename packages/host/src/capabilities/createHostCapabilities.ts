@@ -55,6 +55,12 @@ export interface HostCallScope {
    * transaction of its own. Absent: such a save runs `onSave` in a transaction as any other.
    */
   readonly onFinalWithoutWrites?: () => Promise<void>;
+  /**
+   * A call's first read of a key outside a transaction (read ahead or asked for): the host's
+   * `services.storageReads`, which sends the reads of calls running at the same moment in one
+   * statement. Absent: one `readVersionedStorage` on `db` per key.
+   */
+  readonly readStorage?: (at: StoredKey) => Promise<VersionedStorageValue>;
 }
 
 /** One call's capabilities and how its writes are saved. */
@@ -97,6 +103,7 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
     };
   };
   const at = (ref: StorageRef) => location(ref.scope, ref.key);
+  const read = scope.readStorage ?? ((key: StoredKey) => readVersionedStorage(scope.db, key));
   // Values read ahead of the call (`preload`), by scope and key, until used or asked for.
   const preloaded = new Map<string, VersionedStorageValue>();
   const takePreloaded = (ref: StorageRef) => {
@@ -108,7 +115,7 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
   const storage = createStorageTransaction({
     load: (ref) => {
       const found = takePreloaded(ref);
-      return found === undefined ? readVersionedStorage(scope.db, at(ref)) : Promise.resolve(found);
+      return found === undefined ? read(at(ref)) : Promise.resolve(found);
     },
   });
   const target = (tx: Queryable): StorageCommitTarget => ({
@@ -182,7 +189,7 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
             return false;
           }
         });
-        const values = await Promise.all(wanted.map((ref) => readVersionedStorage(scope.db, at(ref))));
+        const values = await Promise.all(wanted.map((ref) => read(at(ref))));
         return wanted.map((ref, index) => {
           const loaded = values[index]!;
           preloaded.set(`${ref.scope}\n${ref.key}`, loaded);

@@ -3,7 +3,8 @@
  * next one (one statement, one commit), so under load many callers share a round trip and a WAL
  * flush; a lone write waits for nothing but the current turn of the event loop. Webhook ingress
  * stores its deliveries this way (`events/enqueueBatcher.ts`) and job workers record outcomes this
- * way (`services.jobFinishes`).
+ * way (`services.jobFinishes`). Reads batch the same way: calls' first storage reads
+ * (`services.storageReads`), where sharing a statement spares each call a round trip of its own.
  */
 export interface GroupCommit<I, O> {
   /**

@@ -40,6 +40,7 @@ export function callCapabilities(
     egress: input.version.manifest.egress,
     storageKeys: input.version.manifest.storage,
     secretBox: services.secretBox,
+    readStorage: (at) => services.storageReads.submit(at),
     fetch: services.fetch,
     log: createPartnerLog({
       logger: services.logger,

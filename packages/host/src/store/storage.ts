@@ -63,6 +63,39 @@ export async function readVersionedStorage(db: Queryable, at: StoredKey): Promis
     : { value: row.value, version: versionOf(row.version) };
 }
 
+// Several calls' first reads in one statement: a lateral index lookup per key (never a scan),
+// answered in the order asked.
+const READ_VERSIONED_MANY = prepared(
+  `SELECT r.i, s.value, s.version
+   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+     AS r (slug, account_id, scope, user_id, key, i)
+   JOIN LATERAL (SELECT value, version FROM storage
+                 WHERE integration_slug = r.slug AND account_id = r.account_id AND scope = r.scope
+                   AND user_id = r.user_id AND key = r.key) s ON true`,
+);
+
+/**
+ * Keys with their versions (0 when absent), in the order given, in one statement: what
+ * `services.storageReads` sends for the first reads of the calls running at the same moment.
+ * Each answer is a committed value, as a read of its own would be; the commit checks its version.
+ */
+export async function readVersionedStorageMany(
+  db: Queryable,
+  keys: readonly StoredKey[],
+): Promise<VersionedStorageValue[]> {
+  if (keys.length === 1) return [await readVersionedStorage(db, keys[0]!)];
+  const { rows } = await db.query(READ_VERSIONED_MANY, [
+    keys.map((at) => at.slug),
+    keys.map((at) => at.accountId),
+    keys.map((at) => at.scope),
+    keys.map((at) => at.userId),
+    keys.map((at) => at.key),
+  ]);
+  const found: VersionedStorageValue[] = keys.map(() => ({ value: undefined, version: 0 }));
+  for (const row of rows) found[Number(row.i) - 1] = { value: row.value, version: versionOf(row.version) };
+  return found;
+}
+
 /** A stored key a commit writes: `value` undefined deletes it; `expected` as in the sdk's `StorageWrite`. */
 export interface StorageSave extends StoredKey {
   readonly value: unknown;
