@@ -109,7 +109,7 @@ export async function benchWebhookIngest(): Promise<void> {
   }
   const base = results[0]!;
   console.log(
-    `\nWebhook ingest under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each, GitHub-style signed body), then one worker (4 at once: the per-integration limit) runs every accepted delivery`,
+    `\nWebhook ingest under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each, GitHub-style signed body), then one worker (16 at once: the default per-integration limit) runs every accepted delivery`,
   );
   console.log(
     `  ${'target'.padEnd(64)} ${'accepted/s'.padStart(10)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'refused'.padStart(8)} ${'x bare'.padStart(8)} ${'handled/s'.padStart(10)}  goal`,

@@ -11,6 +11,7 @@ import {
   type LogEntry,
   type StorageCommitTarget,
   type StorageRef,
+  storageRefId,
   undeclaredStorageKeyError,
 } from '@platform/sdk/runtime';
 import type { EgressFetch } from '@platform/sdk/server';
@@ -107,7 +108,7 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
   // Values read ahead of the call (`preload`), by scope and key, until used or asked for.
   const preloaded = new Map<string, VersionedStorageValue>();
   const takePreloaded = (ref: StorageRef) => {
-    const id = `${ref.scope}\n${ref.key}`;
+    const id = storageRefId(ref);
     const found = preloaded.get(id);
     if (found !== undefined) preloaded.delete(id);
     return found;
@@ -192,7 +193,7 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
         const values = await Promise.all(wanted.map((ref) => read(at(ref))));
         return wanted.map((ref, index) => {
           const loaded = values[index]!;
-          preloaded.set(`${ref.scope}\n${ref.key}`, loaded);
+          preloaded.set(storageRefId(ref), loaded);
           return loaded.value === undefined
             ? { scope: ref.scope, key: ref.key }
             : { scope: ref.scope, key: ref.key, value: loaded.value };

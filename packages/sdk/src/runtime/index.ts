@@ -81,6 +81,7 @@ export {
   type StorageTransaction,
   type StorageTransactionOptions,
   type StorageWrite,
+  storageRefId,
   type VersionedValue,
 } from './storageTransaction.js';
 export {

@@ -97,7 +97,13 @@ interface Entry {
   saved: number;
 }
 
-const idOf = (scope: string, key: string) => `${scope}\n${key}`;
+/**
+ * One key of a call's storage as a single string (scope and key): how a call's bookkeeping, and the
+ * host's read-ahead values, name a key.
+ * @example storageRefId({ scope: 'account', key: 'settings/sync' }) // 'account\nsettings/sync'
+ */
+export const storageRefId = (ref: StorageRef): string => `${ref.scope}\n${ref.key}`;
+const idOf = (scope: StorageScopeName, key: string) => storageRefId({ scope, key });
 const byId = (a: [string, Entry], b: [string, Entry]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 const clone = <T>(value: T): T => (value === undefined ? value : structuredClone(value));
 
