@@ -18,14 +18,18 @@ interface LoadResult {
 const DURATION_S = 5;
 const CONNECTIONS = 10;
 
+/** Load before each measured run, not counted: the host's JIT, isolates and caches reach their steady state. */
+const WARM_UP_S = 1;
+
 function load(
   name: string,
   url: string,
   init: { headers?: Record<string, string>; body?: string },
+  duration = DURATION_S,
 ): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url, method: 'POST', connections: CONNECTIONS, duration: DURATION_S, ...init },
+      { url, method: 'POST', connections: CONNECTIONS, duration, ...init },
       (error: Error | null, result: autocannon.Result) => {
         if (error) return reject(error);
         resolve({
@@ -57,9 +61,11 @@ async function hostTarget(databaseUrl: string | undefined) {
   const server = serve({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrations/test-notes/actions/list-notes?accountId=${host.accountId}`;
+  const headers = { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' };
+  await load('warm-up', url, { headers, body: '{}' }, WARM_UP_S);
   return {
     url,
-    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+    headers,
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await host.close();
@@ -107,7 +113,7 @@ export async function benchActionsRoute(): Promise<void> {
 
   const base = results[0]!;
   console.log(
-    `\nActions route under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each, load generator on the same 2 cores)`,
+    `\nActions route under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARM_UP_S} s of warm-up, load generator on the same 2 cores)`,
   );
   console.log(
     `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}  ${'goal (issue 17)'.padEnd(22)} met`,
