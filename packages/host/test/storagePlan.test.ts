@@ -226,6 +226,12 @@ describe('first reads of several calls in one statement', { timeout: 60_000 }, (
     expect((await host.services.storageReads.submit(at('b'))).value).toBe(2);
     expect(statements).toHaveLength(1);
     expect(statements[0]).not.toMatch(/unnest/);
+    // So do reads of one key by several calls: it is looked up once.
+    statements = [];
+    const same = await Promise.all([1, 2, 3].map(() => host.services.storageReads.submit(at('a'))));
+    expect(same.map((read) => read.value)).toEqual([1, 1, 1]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toMatch(/unnest/);
   });
 
   it("shares statements between calls' capabilities: preloads and first gets", async () => {

@@ -78,22 +78,37 @@ const READ_VERSIONED_MANY = prepared(
  * Keys with their versions (0 when absent), in the order given, in one statement: what
  * `services.storageReads` sends for the first reads of the calls running at the same moment.
  * Each answer is a committed value, as a read of its own would be; the commit checks its version.
+ * A key asked for more than once (calls of one account reading the same key) is looked up once.
  */
 export async function readVersionedStorageMany(
   db: Queryable,
   keys: readonly StoredKey[],
 ): Promise<VersionedStorageValue[]> {
-  if (keys.length === 1) return [await readVersionedStorage(db, keys[0]!)];
+  const slotOf = new Map<string, number>();
+  const unique: StoredKey[] = [];
+  const slots = keys.map((at) => {
+    const id = `${at.slug}\n${at.accountId}\n${at.scope}\n${at.userId}\n${at.key}`;
+    let slot = slotOf.get(id);
+    if (slot === undefined) {
+      slot = unique.push(at) - 1;
+      slotOf.set(id, slot);
+    }
+    return slot;
+  });
+  if (unique.length === 1) {
+    const found = await readVersionedStorage(db, unique[0]!);
+    return keys.map(() => found);
+  }
   const { rows } = await db.query(READ_VERSIONED_MANY, [
-    keys.map((at) => at.slug),
-    keys.map((at) => at.accountId),
-    keys.map((at) => at.scope),
-    keys.map((at) => at.userId),
-    keys.map((at) => at.key),
+    unique.map((at) => at.slug),
+    unique.map((at) => at.accountId),
+    unique.map((at) => at.scope),
+    unique.map((at) => at.userId),
+    unique.map((at) => at.key),
   ]);
-  const found: VersionedStorageValue[] = keys.map(() => ({ value: undefined, version: 0 }));
+  const found: VersionedStorageValue[] = unique.map(() => ({ value: undefined, version: 0 }));
   for (const row of rows) found[Number(row.i) - 1] = { value: row.value, version: versionOf(row.version) };
-  return found;
+  return slots.map((slot) => found[slot]!);
 }
 
 /** A stored key a commit writes: `value` undefined deletes it; `expected` as in the sdk's `StorageWrite`. */
