@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { HostServices } from '../HostServices.js';
-import { claimJobs, failAbandonedJobs, releaseJobs, renewLease } from './jobs.js';
+import { claimJobs, failAbandonedJobs, integrationsAtLimit, releaseJobs, renewLease } from './jobs.js';
 import { type JobOutcome, type RetryPolicy, runJob } from './runJob.js';
 
 export interface JobWorkerOptions {
@@ -110,8 +110,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       // (10,000 due schedules of one integration: each such claim read them all, after each job).
       // When one found nothing, the next waits for the poll; an integration below its limit again
       // is claimed at once.
-      let atLimit = false;
-      for (const count of bySlug.values()) if (count >= perIntegration) atLimit = true;
+      const atLimit = integrationsAtLimit(bySlug, perIntegration).length > 0;
       if (atLimit && Date.now() - othersEmptyAt < pollMs) break;
       const jobs = await claimJobs(services.db, {
         worker: instanceId,

@@ -112,6 +112,15 @@ export async function enqueueJobs(
 }
 
 /**
+ * The integrations with `perIntegration` jobs or more in `running` (jobs in flight per
+ * integration): a claim leaves them out, and the worker paces claims while there are any.
+ * @example integrationsAtLimit(new Map([['a', 16], ['b', 3]]), 16) // ['a']
+ */
+export function integrationsAtLimit(running: ReadonlyMap<string, number>, perIntegration: number): string[] {
+  return [...running].filter(([, count]) => count >= perIntegration).map(([slug]) => slug);
+}
+
+/**
  * Claims up to `limit` ready jobs in one statement (queued and due, or running with an expired
  * lease and attempts left: its worker died; without attempts left `failAbandonedJobs` fails it)
  * for `worker`, skipping rows other workers hold (`FOR UPDATE SKIP LOCKED` behaves alike on PGlite,
@@ -133,7 +142,7 @@ export async function claimJobs(
   },
 ): Promise<Job[]> {
   if (input.limit <= 0) return [];
-  const full = [...input.running].filter(([, count]) => count >= input.perIntegration).map(([slug]) => slug);
+  const full = integrationsAtLimit(input.running, input.perIntegration);
   const { rows } = await db.query(
     // Queued and expired rows apart: each branch reads its index in order (jobs_queued, jobs_ready)
     // and stops at its limit, where one OR'ed condition sorted every ready row at each claim.
