@@ -175,9 +175,10 @@ define('self', g);
 // one of them answers here, and the key travels as used with the call's next request or its result,
 // so the host counts the read (what a commit checks). A write of the key makes the host's view the
 // one to read from.
+const aheadId = (scope, key) => `${scope}\n${key}`;
 function capabilitiesFor(callId, preload) {
   const ahead = new Map();
-  if (Array.isArray(preload)) for (const entry of preload) ahead.set(`${entry.scope}\n${entry.key}`, entry);
+  if (Array.isArray(preload)) for (const entry of preload) ahead.set(aheadId(entry.scope, entry.key), entry);
   let used = [];
   const takeUsed = () => {
     if (used.length === 0) return undefined;
@@ -197,7 +198,7 @@ function capabilitiesFor(callId, preload) {
     fetch: (request) => call('fetch', [request]),
     storage: {
       get: (scope, key) => {
-        const entry = ahead.get(`${scope}\n${key}`);
+        const entry = ahead.get(aheadId(scope, key));
         if (entry === undefined) return call('storage.get', [scope, key]);
         if (!entry.used) {
           entry.used = true;
@@ -207,11 +208,11 @@ function capabilitiesFor(callId, preload) {
         return Promise.resolve('value' in entry ? jsonParse(jsonStringify(entry.value)) : undefined);
       },
       set: (scope, key, value) => {
-        ahead.delete(`${scope}\n${key}`);
+        ahead.delete(aheadId(scope, key));
         return call('storage.set', [scope, key, value]);
       },
       delete: (scope, key) => {
-        ahead.delete(`${scope}\n${key}`);
+        ahead.delete(aheadId(scope, key));
         return call('storage.delete', [scope, key]);
       },
     },

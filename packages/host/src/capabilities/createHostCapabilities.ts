@@ -182,16 +182,15 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
       // Keys the guest is likely to read (the runtime names those it read last time): a key this
       // call may not read (undeclared, user storage without a user) is left out, not refused.
       async preload(refs) {
-        const wanted = refs.filter((ref) => {
+        const wanted = refs.flatMap((ref) => {
           try {
-            location(ref.scope, ref.key);
-            return true;
+            return [{ ref, key: at(ref) }];
           } catch {
-            return false;
+            return [];
           }
         });
-        const values = await Promise.all(wanted.map((ref) => read(at(ref))));
-        return wanted.map((ref, index) => {
+        const values = await Promise.all(wanted.map(({ key }) => read(key)));
+        return wanted.map(({ ref }, index) => {
           const loaded = values[index]!;
           preloaded.set(storageRefId(ref), loaded);
           return loaded.value === undefined

@@ -41,6 +41,10 @@ export interface StoredKey extends StorageLocation {
   readonly key: string;
 }
 
+/** One stored key as a single string, ordered as its columns are: the same key, the same text. */
+const storedKeyId = (at: StoredKey): string =>
+  `${at.slug}\n${at.accountId}\n${at.scope}\n${at.userId}\n${at.key}`;
+
 /** A stored value and its version; version 0: absent (value undefined). */
 export interface VersionedStorageValue {
   readonly value: unknown;
@@ -87,7 +91,7 @@ export async function readVersionedStorageMany(
   const slotOf = new Map<string, number>();
   const unique: StoredKey[] = [];
   const slots = keys.map((at) => {
-    const id = `${at.slug}\n${at.accountId}\n${at.scope}\n${at.userId}\n${at.key}`;
+    const id = storedKeyId(at);
     let slot = slotOf.get(id);
     if (slot === undefined) {
       slot = unique.push(at) - 1;
@@ -240,7 +244,7 @@ async function holdAbsent(tx: Queryable, key: unknown[]): Promise<boolean> {
 }
 
 function compareKeys(a: StoredKey, b: StoredKey): number {
-  const left = `${a.scope}\n${a.userId}\n${a.key}`;
-  const right = `${b.scope}\n${b.userId}\n${b.key}`;
+  const left = storedKeyId(a);
+  const right = storedKeyId(b);
   return left < right ? -1 : left > right ? 1 : 0;
 }

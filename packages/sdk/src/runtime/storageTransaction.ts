@@ -106,6 +106,12 @@ export const storageRefId = (ref: StorageRef): string => `${ref.scope}\n${ref.ke
 const idOf = (scope: StorageScopeName, key: string) => storageRefId({ scope, key });
 const byId = (a: [string, Entry], b: [string, Entry]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 const clone = <T>(value: T): T => (value === undefined ? value : structuredClone(value));
+// A key's first read: the call now depends on the stored value at that version.
+const markRead = (entry: Entry, loaded: VersionedValue) => {
+  entry.value = clone(loaded.value);
+  entry.base = loaded.version;
+  entry.read = true;
+};
 
 /**
  * A storage transaction for one call (see {@link StorageTransaction}); the host's capabilities
@@ -180,9 +186,7 @@ export function createStorageTransaction(options: StorageTransactionOptions): St
         entry = entries.get(idOf(scope, key));
         if (entry === undefined) {
           entry = entryFor(scope, key);
-          entry.value = clone(loaded.value);
-          entry.base = loaded.version;
-          entry.read = true;
+          markRead(entry, loaded);
         }
       } else if (entry.writes === entry.saved && entry.base !== undefined) {
         // A value this call saved earlier: what it does next depends on it staying.
@@ -204,11 +208,7 @@ export function createStorageTransaction(options: StorageTransactionOptions): St
       entry.writes += 1;
     },
     noteRead(scope, key, loaded) {
-      if (entries.has(idOf(scope, key))) return;
-      const entry = entryFor(scope, key);
-      entry.value = clone(loaded.value);
-      entry.base = loaded.version;
-      entry.read = true;
+      if (!entries.has(idOf(scope, key))) markRead(entryFor(scope, key), loaded);
     },
     get reads() {
       const refs: StorageRef[] = [];
