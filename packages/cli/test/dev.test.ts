@@ -1,6 +1,7 @@
 // `platform dev` as a user runs it: the built binary as a child process on a copy of a fixture
 // project, a free port (--port 0), the JSON ready line parsed, then real HTTP requests.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -316,4 +317,36 @@ describe('platform dev with a broken harness.config.ts or definition', () => {
     expect(dev.stderr()).toContain('Recovered: loaded harness.config.ts (1 integration: dev-notes)');
     expect(await stop(dev)).toBe(0);
   }, 120_000);
+});
+
+// Many editors save in place: the file is truncated, then written. A watcher that reads between the
+// two and drops the second event (Vite's watcher drops a change within 50 ms of the last) would
+// leave the harness on the empty file until the next save.
+describe('platform dev on a save written in two steps (truncate, then write)', () => {
+  let project: string;
+  let dev: Dev;
+
+  beforeAll(async () => {
+    project = devProject();
+    dev = await startDev(project);
+  }, 120_000);
+
+  it('loads what the save wrote, not the empty file between', async () => {
+    const config = join(project, 'harness.config.ts');
+    const source = readFileSync(config, 'utf8');
+    expect((await action(dev, 'vendor-notes', {})).status).toBe(200);
+    for (const title of ['Saved in two steps', 'Saved again']) {
+      const handle = await open(config, 'w');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      await handle.writeFile(source.replace('From the vendor', title));
+      await handle.close();
+      const answer = await eventually(
+        () => action(dev, 'vendor-notes', {}),
+        (answer) => answer.status === 200 && answer.body.includes(title),
+      );
+      expect(answer.status, `${answer.body}\n${dev.stderr()}`).toBe(200);
+      expect(JSON.parse(answer.body).data.notes).toEqual([{ id: 'v1', title }]);
+    }
+    expect(await stop(dev)).toBe(0);
+  }, 180_000);
 });

@@ -60,6 +60,10 @@ export function shellViteConfig(options: ShellViteOptions): InlineConfig {
     server: {
       middlewareMode: true,
       hmr: { server: options.httpServer },
+      // Many editors save in place: truncate, then write. A change is reported once the file's size
+      // has held for 50 ms, so the harness and the pages never load the half-written file (the
+      // watcher would drop the write's own event, coming within 50 ms of the truncation's).
+      watch: { awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 } },
       fs: { allow: readableRoots(options.projectDir, options.harnessDir) },
       ...(options.hostName === undefined ? {} : { allowedHosts: [options.hostName] }),
     },
