@@ -171,6 +171,27 @@ describe('platform dev on a project with the harness installed', () => {
     expect(page.status).toBe(403);
   });
 
+  // Many editors save in place: the file is truncated, then written. A watcher that reads between
+  // the two and drops the second event (Vite's drops a change within 50 ms of the last) would leave
+  // the harness on the empty file until the next save.
+  it('loads a save written in two steps (truncate, then write), not the empty file between', async () => {
+    const config = join(project, 'harness.config.ts');
+    const source = readFileSync(config, 'utf8');
+    expect((await action(dev, 'vendor-notes', {})).status).toBe(200);
+    for (const title of ['Saved in two steps', 'From the vendor']) {
+      const handle = await open(config, 'w');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      await handle.writeFile(source.replace('From the vendor', title));
+      await handle.close();
+      const answer = await eventually(
+        () => action(dev, 'vendor-notes', {}),
+        (answer) => answer.status === 200 && answer.body.includes(title),
+      );
+      expect(answer.status, `${answer.body}\n${dev.stderr()}`).toBe(200);
+      expect(JSON.parse(answer.body).data.notes).toEqual([{ id: 'v1', title }]);
+    }
+  }, 180_000);
+
   it('stops on SIGTERM with exit code 0, stdout holding the ready line only', async () => {
     expect(await stop(dev, 'SIGTERM')).toBe(0);
     expect(dev.stdout().trim().split('\n')).toEqual([JSON.stringify(dev.ready)]);
@@ -317,36 +338,4 @@ describe('platform dev with a broken harness.config.ts or definition', () => {
     expect(dev.stderr()).toContain('Recovered: loaded harness.config.ts (1 integration: dev-notes)');
     expect(await stop(dev)).toBe(0);
   }, 120_000);
-});
-
-// Many editors save in place: the file is truncated, then written. A watcher that reads between the
-// two and drops the second event (Vite's watcher drops a change within 50 ms of the last) would
-// leave the harness on the empty file until the next save.
-describe('platform dev on a save written in two steps (truncate, then write)', () => {
-  let project: string;
-  let dev: Dev;
-
-  beforeAll(async () => {
-    project = devProject();
-    dev = await startDev(project);
-  }, 120_000);
-
-  it('loads what the save wrote, not the empty file between', async () => {
-    const config = join(project, 'harness.config.ts');
-    const source = readFileSync(config, 'utf8');
-    expect((await action(dev, 'vendor-notes', {})).status).toBe(200);
-    for (const title of ['Saved in two steps', 'Saved again']) {
-      const handle = await open(config, 'w');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      await handle.writeFile(source.replace('From the vendor', title));
-      await handle.close();
-      const answer = await eventually(
-        () => action(dev, 'vendor-notes', {}),
-        (answer) => answer.status === 200 && answer.body.includes(title),
-      );
-      expect(answer.status, `${answer.body}\n${dev.stderr()}`).toBe(200);
-      expect(JSON.parse(answer.body).data.notes).toEqual([{ id: 'v1', title }]);
-    }
-    expect(await stop(dev)).toBe(0);
-  }, 180_000);
 });
