@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
+import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registryDirOf } from '../src/createHost.js';
 import { createHostApp } from '../src/createHostApp.js';
@@ -44,6 +45,16 @@ beforeAll(async () => {
   await pack('@platform/integration-schema', '0.4.0');
   await pack('left-pad', '1.0.0');
   await writeFile(join(dir, 'broken.tgz'), 'not a tarball');
+  // npm pack refuses such a version: a packed one, unpacked, its version edited, packed again by tar.
+  const work = join(root, 'nightly');
+  await mkdir(work);
+  await tar.x({ file: await pack('@platform/sdk', '0.0.1'), cwd: work });
+  await writeFile(
+    join(work, 'package', 'package.json'),
+    JSON.stringify({ name: '@platform/sdk', version: 'nightly' }),
+  );
+  await rm(join(dir, 'platform-sdk-0.0.1.tgz'));
+  await tar.c({ gzip: true, file: join(dir, 'platform-sdk-nightly.tgz'), cwd: work }, ['package']);
 }, 60_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -69,7 +80,8 @@ describe('the registry routes', () => {
       expect(Object.keys(doc.versions)).toEqual(['0.3.1', '0.4.0', '0.5.0-rc.1']);
       expect(Object.keys(doc.time)).toEqual(expect.arrayContaining(['created', 'modified', '0.4.0']));
     }
-    expect(skipped).toEqual([join(dir, 'broken.tgz')]);
+    // Skipped, and named: a tarball that is no tarball, and one whose version npm would refuse.
+    expect(skipped).toEqual([join(dir, 'broken.tgz'), join(dir, 'platform-sdk-nightly.tgz')]);
   });
 
   it('gives each version its package.json with dist: absolute tarball URL, sha512 integrity, sha1 shasum', async () => {

@@ -16,6 +16,7 @@ export {
   parseEgressPattern,
 } from './rules/egress.js';
 export { isKebabCase, isSnakeCase, kebabCaseMessage, toKebabCase, toSnakeCase } from './rules/naming.js';
+export { compareVersions, parseVersion, type Version } from './rules/semver.js';
 export {
   ACCOUNT_STORAGE_DATA_TYPES,
   checkStorageKey,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseVersion } from '@platform/integration-schema';
 import { readPackageJson, TarballError } from './readPackageJson.js';
 
 /** The scope the registry serves; other names in the folder are ignored. */
@@ -96,6 +97,10 @@ export function openRegistryFolder(
       const { name, version } = manifest;
       if (typeof name !== 'string' || typeof version !== 'string' || name === '' || version === '') {
         throw new TarballError('its package.json lacks a name or a version');
+      }
+      // npm installs semver versions only; the registry sorts and tags by them.
+      if (parseVersion(version) === undefined) {
+        throw new TarballError(`its package.json version "${version.slice(0, 100)}" is not a semver version`);
       }
       entry = {
         name,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { compareVersions } from '@platform/integration-schema';
 import { type Context, Hono } from 'hono';
-import { compareVersions } from './compareVersions.js';
 import { REGISTRY_SCOPE, type RegistryEntry, type RegistryFolder } from './registryFolder.js';
 
 /** Where the registry is mounted on the host. */
