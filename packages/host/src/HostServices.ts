@@ -11,6 +11,7 @@ import type { RateLimiter } from './rateLimit.js';
 import type { RegistryFolder } from './registry/registryFolder.js';
 import type { Runtime } from './runtime/Runtime.js';
 import type { SecretBox } from './secrets/SecretBox.js';
+import type { TrustedProxies } from './security/clientAddress.js';
 import type { StoredKey, VersionedStorageValue } from './store/storage.js';
 
 /** Limits of DESIGN.md, all configurable. */
@@ -44,6 +45,8 @@ export interface HostLimits {
   readonly mfaAttemptsPerMinute: number;
   /** Password sign-in attempts per email a minute (all instances together). */
   readonly signInAttemptsPerMinute: number;
+  /** Device codes (`POST /api/platform/device/code`) one client address may ask for a minute (all instances together). */
+  readonly deviceCodesPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -66,6 +69,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   devicePollIntervalSeconds: 2,
   mfaAttemptsPerMinute: 10,
   signInAttemptsPerMinute: 10,
+  deviceCodesPerMinute: 30,
 };
 
 /** How this instance runs the publish gate. */
@@ -99,6 +103,8 @@ export interface HostServices {
    * Origin check. Undefined: taken from each request's URL (local use).
    */
   readonly publicOrigin: string | undefined;
+  /** The reverse proxies whose `X-Forwarded-For` names the client (per-address limits); none when undefined. */
+  readonly trustedProxies?: TrustedProxies | undefined;
   readonly now: () => Date;
   readonly gate: GateSettings;
   /** The package tarballs served under `/registry/` (none when undefined). */

@@ -21,6 +21,7 @@ import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
 import { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
 import type { Runtime, RuntimeReport } from './runtime/Runtime.js';
 import { createSecretBox, loadSecretKey } from './secrets/SecretBox.js';
+import { parseTrustedProxies } from './security/clientAddress.js';
 import { securityEvent } from './security/securityEvent.js';
 import { readVersionedStorageMany } from './store/storage.js';
 
@@ -37,6 +38,12 @@ export interface CreateHostOptions {
   readonly runtime?: Runtime | RuntimeKind;
   readonly limits?: Partial<HostLimits>;
   readonly publicOrigin?: string | undefined;
+  /**
+   * The reverse proxies in front of the host, whose `X-Forwarded-For` names the client for
+   * per-address limits: addresses and CIDR ranges, comma-separated. Default:
+   * `PLATFORM_TRUSTED_PROXIES` (of `env`, then of the process), else none (the peer is the client).
+   */
+  readonly trustedProxies?: string | undefined;
   /**
    * The folder of package tarballs served under `/registry/`. Default: `PLATFORM_REGISTRY_DIR`
    * (of `env`, then of the process), else `<dataDir>/registry`; none in memory.
@@ -94,6 +101,9 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     options.logger ?? pino({ level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] });
   // Read before anything is opened: a malformed variable fails at once.
   const limits: HostLimits = { ...DEFAULT_LIMITS, ...logLimitsFromEnv(options), ...options.limits };
+  const trustedProxies = parseTrustedProxies(
+    options.trustedProxies ?? envVar(options, 'PLATFORM_TRUSTED_PROXIES'),
+  );
   if (options.dataDir !== undefined) {
     // The database, secret key and tokens live here: the host's user only (the gate runs partner
     // code as another user, which must not read it). An older, wider folder is narrowed.
@@ -123,6 +133,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       logger,
       limits,
       publicOrigin: options.publicOrigin,
+      trustedProxies,
       now,
       gate: {
         concurrency: options.gate?.concurrency ?? 1,

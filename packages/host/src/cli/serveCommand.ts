@@ -93,6 +93,8 @@ export const serveCommand: Command = {
     'Partner logs, per call: PLATFORM_LOG_LINES_PER_CALL (200), PLATFORM_LOG_BYTES_PER_CALL (65536); per',
     'integration a minute: PLATFORM_LOG_LINES_PER_MINUTE (2000), PLATFORM_LOG_BYTES_PER_MINUTE (1048576);',
     'PLATFORM_LOG_LINE_BYTES (8192) per line. Security events are log lines with event: "security".',
+    'PLATFORM_TRUSTED_PROXIES: reverse proxies (addresses, CIDR ranges, comma-separated) whose',
+    'X-Forwarded-For names the client for per-address limits; unset: the connection is the client.',
     'Every instance works the shared job queue (webhook deliveries, schedule runs) and ticks the scheduler.',
     'Package registry: /registry/ serves @platform/* from PLATFORM_REGISTRY_DIR (a folder of npm pack tarballs),',
     'else DIR/registry; run from a checkout, the first request packs the workspace packages into DIR/registry.',

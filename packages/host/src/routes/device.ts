@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
+import { clientAddress, NO_TRUSTED_PROXIES } from '../security/clientAddress.js';
 import {
   createDeviceCode,
   DEVICE_CODE_TTL_SECONDS,
@@ -12,6 +13,7 @@ import { createToken, findUserById } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
 import { RouteError } from './_errors.js';
 import { invalidInput, jsonBody } from './_jsonBody.js';
+import { limitPerMinute } from './_limitPerMinute.js';
 
 /** How long a CLI session from a device sign-in lasts. */
 export const CLI_SESSION_DAYS = 30;
@@ -30,6 +32,19 @@ export function deviceRoutes(services: HostServices): Hono {
   app.post('/code', async (c) => {
     // Creates a code and reads no credential: a foreign Origin is refused, no Origin is the CLI.
     checkStateChange(services, c, { requireJson: false, credential: 'none' });
+    // Anonymous, and each code is a row kept for its lifetime: capped per client address, across
+    // instances (one sign-in needs one code; a request through no socket, a test's, is not counted).
+    const address = clientAddress(c, services.trustedProxies ?? NO_TRUSTED_PROXIES);
+    if (address !== undefined) {
+      const limit = services.limits.deviceCodesPerMinute;
+      await limitPerMinute(services, c, {
+        bucket: { key: `device-code:${address}`, limit, name: 'device_codes_per_address' },
+        fields: { address },
+        event: 'too many device codes for one client address',
+        message: `More than ${limit} device codes for this address in a minute.`,
+        hint: (seconds) => `Wait ${seconds} seconds, then run \`platform login\` again.`,
+      });
+    }
     const body = await jsonBody(c, CODE_USAGE, { optional: true });
     const clientName = body.client_name;
     if (clientName !== undefined && (typeof clientName !== 'string' || clientName.length > 100)) {
