@@ -41,9 +41,12 @@ interface FireTarget {
  * Answers the jobs queued, the stale marks not locked here (`skipped`), and the page's last account.
  */
 const fireSql = (lock: 'FOR UPDATE OF m SKIP LOCKED' | 'FOR UPDATE OF m') => {
-  // The page's marks by the primary key (slug, schedule, account): an index range, never a scan of all.
-  const pageMarks = `m.integration_slug = $1 AND m.schedule_id = ANY($4::text[])
-    AND m.account_id >= (SELECT lo FROM bounds) AND m.account_id <= (SELECT hi FROM bounds)`;
+  // The page's marks: one per (schedule, account) of the page, each joined on the whole primary
+  // key, so that a plan made from stale statistics (a page estimated at one row after thousands of
+  // activations) still looks each one up in the index, instead of comparing every mark of a range
+  // with every account of the page (1,000 marks without statistics: 960 ms before, 85 ms now).
+  const pageMarks = `page k
+    JOIN schedule_marks m ON m.integration_slug = $1 AND m.schedule_id = k.schedule_id AND m.account_id = k.account_id`;
   return `
 WITH schedule AS (
   SELECT * FROM unnest($4::text[], $5::timestamptz[], $6::text[]) AS s (id, due, due_iso)
@@ -51,25 +54,24 @@ WITH schedule AS (
   SELECT account_id FROM activations
   WHERE integration_slug = $1 AND account_id > $7 AND ($8::text IS NULL OR account_id <= $8)
   ORDER BY account_id LIMIT $9
-), bounds AS (
-  SELECT min(account_id) AS lo, max(account_id) AS hi FROM account
+), page AS MATERIALIZED (
+  -- The page's (schedule, account) pairs, as one relation: each is a key of the marks' index.
+  SELECT s.id AS schedule_id, a.account_id FROM account a CROSS JOIN schedule s
 ), fresh AS (
   INSERT INTO schedule_marks (integration_slug, schedule_id, account_id, last_minute)
-  SELECT $1, s.id, a.account_id, $3 FROM account a CROSS JOIN schedule s
+  SELECT $1, k.schedule_id, k.account_id, $3 FROM page k
   WHERE NOT EXISTS (SELECT 1 FROM schedule_marks m
-                    WHERE ${pageMarks} AND m.schedule_id = s.id AND m.account_id = a.account_id)
+                    WHERE m.integration_slug = $1 AND m.schedule_id = k.schedule_id AND m.account_id = k.account_id)
   ON CONFLICT DO NOTHING
   RETURNING schedule_id, account_id
 ), stale AS (
-  SELECT m.schedule_id FROM schedule_marks m
-  WHERE ${pageMarks} AND m.last_minute < $3 AND m.account_id IN (SELECT account_id FROM account)
+  SELECT m.schedule_id FROM ${pageMarks} WHERE m.last_minute < $3
 ), claimed AS (
-  SELECT m.schedule_id, m.account_id, m.last_minute FROM schedule_marks m
-  WHERE ${pageMarks} AND m.last_minute < $3 AND m.account_id IN (SELECT account_id FROM account)
+  SELECT m.schedule_id, m.account_id, m.last_minute FROM ${pageMarks} WHERE m.last_minute < $3
   ${lock}
 ), advanced AS (
   UPDATE schedule_marks m SET last_minute = $3 FROM claimed c
-  WHERE ${pageMarks} AND m.schedule_id = c.schedule_id AND m.account_id = c.account_id
+  WHERE m.integration_slug = $1 AND m.schedule_id = c.schedule_id AND m.account_id = c.account_id
   RETURNING c.schedule_id, c.account_id, c.last_minute AS previous
 ), due AS (
   SELECT a.schedule_id, a.account_id, s.due_iso FROM advanced a JOIN schedule s ON s.id = a.schedule_id
@@ -88,7 +90,7 @@ WITH schedule AS (
 )
 SELECT (SELECT count(*) FROM queued)::int AS fired,
   ((SELECT count(*) FROM stale) - (SELECT count(*) FROM claimed))::int AS skipped,
-  (SELECT hi FROM bounds) AS last_account`;
+  (SELECT max(account_id) FROM account) AS last_account`;
 };
 const FIRE_SQL_SKIP_LOCKED = fireSql('FOR UPDATE OF m SKIP LOCKED');
 const FIRE_SQL = fireSql('FOR UPDATE OF m');
