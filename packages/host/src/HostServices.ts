@@ -103,8 +103,8 @@ export interface HostServices {
    * Origin check. Undefined: taken from each request's URL (local use).
    */
   readonly publicOrigin: string | undefined;
-  /** The reverse proxies whose `X-Forwarded-For` names the client (per-address limits); none when undefined. */
-  readonly trustedProxies?: TrustedProxies | undefined;
+  /** The reverse proxies whose `X-Forwarded-For` names the client (per-address limits); `NO_TRUSTED_PROXIES` for none. */
+  readonly trustedProxies: TrustedProxies;
   readonly now: () => Date;
   readonly gate: GateSettings;
   /** The package tarballs served under `/registry/` (none when undefined). */

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
-import { clientAddress, NO_TRUSTED_PROXIES } from '../security/clientAddress.js';
+import { clientAddress } from '../security/clientAddress.js';
 import {
   createDeviceCode,
   DEVICE_CODE_TTL_SECONDS,
@@ -34,7 +34,7 @@ export function deviceRoutes(services: HostServices): Hono {
     checkStateChange(services, c, { requireJson: false, credential: 'none' });
     // Anonymous, and each code is a row kept for its lifetime: capped per client address, across
     // instances (one sign-in needs one code; a request through no socket, a test's, is not counted).
-    const address = clientAddress(c, services.trustedProxies ?? NO_TRUSTED_PROXIES);
+    const address = clientAddress(c, services.trustedProxies);
     if (address !== undefined) {
       const limit = services.limits.deviceCodesPerMinute;
       await limitPerMinute(services, c, {

@@ -28,8 +28,8 @@ export function parseTrustedProxies(text: string | undefined): TrustedProxies {
   for (const entry of entries) {
     const [address = '', prefix, extra] = entry.split('/');
     const family = isIP(address);
-    const bits = prefix === undefined ? (family === 4 ? 32 : 128) : Number(prefix);
     const widest = family === 4 ? 32 : 128;
+    const bits = prefix === undefined ? widest : Number(prefix);
     if (family === 0 || extra !== undefined || !Number.isInteger(bits) || bits < 0 || bits > widest) {
       throw new Error(
         `PLATFORM_TRUSTED_PROXIES has "${entry}", which is not an IP address or CIDR range; list your reverse proxies' addresses, e.g. "127.0.0.1, 10.0.0.0/8"`,
