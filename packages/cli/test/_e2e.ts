@@ -163,13 +163,39 @@ export const INSTALL = {
   },
 } as const;
 
+/**
+ * Installs a scaffold's dependencies with `manager` (`extraArgs` after its own). `--prefer-offline`
+ * trusts a cached package document without asking the registry: when a package just published
+ * pins a sibling at its new version (`@tanstack/react-query` -> `@tanstack/query-core`), a cached
+ * document of the sibling that predates it fails the install ("No matching version"). That install
+ * is retried once asking the registry (`--prefer-online`), with a line saying so.
+ */
+export async function installScaffold(
+  app: string,
+  manager: keyof typeof INSTALL,
+  extraArgs: readonly string[] = [],
+): Promise<Awaited<ReturnType<typeof run>>> {
+  const install = (args: readonly string[]) =>
+    run([...args, ...extraArgs], {
+      cwd: app,
+      command: INSTALL[manager].command,
+      env: installEnv(),
+      timeoutMs: 600_000,
+    });
+  const first = await install(INSTALL[manager].args);
+  if (
+    first.code === 0 ||
+    !/ETARGET|ERR_PNPM_NO_MATCHING_VERSION|No matching version/.test(first.stdout + first.stderr)
+  )
+    return first;
+  console.warn(
+    `${manager} install found no matching version in its cached package documents; installing again with --prefer-online`,
+  );
+  return install(INSTALL[manager].args.map((arg) => (arg === '--prefer-offline' ? '--prefer-online' : arg)));
+}
+
 /** `npm install` in a scaffold (`@platform/*` from the registry its .npmrc names, the rest from npm); throws with npm's output on failure. */
 export async function npmInstall(app: string): Promise<void> {
-  const install = await run(INSTALL.npm.args, {
-    cwd: app,
-    command: INSTALL.npm.command,
-    env: installEnv(),
-    timeoutMs: 600_000,
-  });
+  const install = await installScaffold(app, 'npm');
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
 }

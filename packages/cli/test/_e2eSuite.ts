@@ -5,9 +5,8 @@ import type { TestReport, ValidateReport } from '@platform/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, expectScaffoldSurfacesServed } from './_browser.js';
 import {
-  INSTALL,
-  installEnv,
   installedPlatform,
+  installScaffold,
   integrityOf,
   note,
   packWorkspacePackages,
@@ -43,16 +42,11 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
       host = await startRegistry(join(root, 'registry'));
       app = await scaffoldAgainstRegistry(root, host.url);
       // npm records each package's tarball URL (a user config may say otherwise), for the check below.
-      const args =
-        manager === 'npm'
-          ? [...INSTALL.npm.args, '--omit-lockfile-registry-resolved=false']
-          : INSTALL.pnpm.args;
-      const install = await run(args, {
-        cwd: app,
-        command: INSTALL[manager].command,
-        env: installEnv(),
-        timeoutMs: 600_000,
-      });
+      const install = await installScaffold(
+        app,
+        manager,
+        manager === 'npm' ? ['--omit-lockfile-registry-resolved=false'] : [],
+      );
       if (install.code !== 0)
         throw new Error(`${manager} install failed (${install.code}):\n${install.stdout}\n${install.stderr}`);
       if (manager === 'pnpm') expect(install.stdout + install.stderr).not.toContain('Ignored build scripts');

@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, type ServeProcess, startServe } from '../../host/test/_cli.js';
 import { browserMissing, expectScaffoldSurfacesServed } from './_browser.js';
 import {
-  INSTALL,
-  installEnv,
   installedPlatform,
+  installScaffold,
   note,
   platformLockEntries,
   registryStatus,
@@ -40,12 +39,7 @@ describe.skipIf(!registry.reachable)(
       );
       app = await scaffoldAgainstRegistry(root, host.baseUrl);
       const started = performance.now();
-      const install = await run([...INSTALL.npm.args, '--omit-lockfile-registry-resolved=false'], {
-        cwd: app,
-        command: INSTALL.npm.command,
-        env: installEnv(),
-        timeoutMs: 600_000,
-      });
+      const install = await installScaffold(app, 'npm', ['--omit-lockfile-registry-resolved=false']);
       installMs = performance.now() - started;
       if (install.code !== 0)
         throw new Error(
