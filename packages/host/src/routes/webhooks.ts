@@ -1,4 +1,4 @@
-import type { DefinitionManifest, WebhookRequestInit } from '@platform/sdk/runtime';
+import type { DefinitionManifest, WebhookRequestInit, WebhookVerification } from '@platform/sdk/runtime';
 import { verifyWebhookSignature, webhookHeaderView } from '@platform/sdk/runtime';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
@@ -96,9 +96,13 @@ export function webhookRoutes(services: HostServices): Hono {
       const { signature } = webhook;
       const scope = { slug, accountId, sourceId: row.source_id as string };
       const read = () => readSecret(services.db, services.secretBox, scope, signature.secretName);
-      const verify = async (secret: string | undefined) =>
+      const verify = async (secret: string | undefined): Promise<WebhookVerification> =>
         secret === undefined
-          ? { valid: false, reason: 'the signing secret is not set up on this host' }
+          ? {
+              valid: false,
+              reason: 'the signing secret is not set up on this host',
+              refusal: 'misconfigured',
+            }
           : verifyWebhookSignature({
               signature,
               headers: c.req.raw.headers,
@@ -141,7 +145,8 @@ export function webhookRoutes(services: HostServices): Hono {
               integration: slug,
               webhookId,
               accountId,
-              reason: forgeryReason(verdict.reason),
+              // A category, never the header, digest or body.
+              reason: verdict.refusal ?? 'misconfigured',
               requestId: requestIdOf(c),
             },
             'webhook refused: its signature did not verify',
@@ -228,31 +233,4 @@ export function webhookRoutes(services: HostServices): Hono {
 function vendorUrl(services: HostServices, c: Context): string {
   const received = new URL(c.req.url);
   return `${hostOrigin(services, c).replace(/\/+$/, '')}${received.pathname}${received.search}`;
-}
-
-/** Why a webhook signature was refused, as the security log names it. */
-export type ForgeryReason =
-  | 'missing_signature'
-  | 'missing_header'
-  | 'malformed'
-  | 'missing_timestamp'
-  | 'stale_timestamp'
-  | 'mismatch'
-  | 'misconfigured';
-
-/**
- * The category of a refused signature, for the security log: never the header, digest or body.
- * `misconfigured` covers the scheme and secret themselves (an invalid base64 secret, a scheme the
- * sdk cannot apply).
- * @example forgeryReason('signature does not match') // 'mismatch'
- */
-export function forgeryReason(reason: string | undefined): ForgeryReason {
-  const text = reason ?? '';
-  if (/^missing signature header|^no .* digest/.test(text)) return 'missing_signature';
-  if (/^missing header /.test(text)) return 'missing_header';
-  if (/^malformed/.test(text)) return 'malformed';
-  if (/^missing timestamp/.test(text)) return 'missing_timestamp';
-  if (/^timestamp outside/.test(text)) return 'stale_timestamp';
-  if (/^signature does not match/.test(text)) return 'mismatch';
-  return 'misconfigured';
 }

@@ -95,7 +95,9 @@ export function signedMessage(
   template: string,
   values: SignedValues,
   rawBody: string | Uint8Array,
-): { ok: true; message: Uint8Array<ArrayBuffer> } | { ok: false; reason: string } {
+):
+  | { ok: true; message: Uint8Array<ArrayBuffer> }
+  | { ok: false; reason: string; refusal: 'missing_header' | 'misconfigured' } {
   const body = typeof rawBody === 'string' ? utf8(rawBody) : rawBody;
   const parts: Uint8Array[] = [];
   for (const part of signedPayloadParts(template)) {
@@ -108,17 +110,26 @@ export function signedMessage(
         break;
       case 'method':
         if (values.method === undefined)
-          return { ok: false, reason: 'the scheme signs {method}, but no request method was given' };
+          return {
+            ok: false,
+            reason: 'the scheme signs {method}, but no request method was given',
+            refusal: 'misconfigured',
+          };
         parts.push(utf8(values.method.toUpperCase()));
         break;
       case 'url':
         if (values.url === undefined)
-          return { ok: false, reason: 'the scheme signs {url}, but no request URL was given' };
+          return {
+            ok: false,
+            reason: 'the scheme signs {url}, but no request URL was given',
+            refusal: 'misconfigured',
+          };
         parts.push(utf8(values.url));
         break;
       case 'header': {
         const value = values.header(part.name);
-        if (value === undefined) return { ok: false, reason: `missing header "${part.name}"` };
+        if (value === undefined)
+          return { ok: false, reason: `missing header "${part.name}"`, refusal: 'missing_header' };
         parts.push(utf8(value));
         break;
       }

@@ -88,6 +88,7 @@ export {
   type VerifyWebhookSignatureInput,
   verifyWebhookSignature,
   type WebhookHeaders,
+  type WebhookRefusal,
   type WebhookVerification,
 } from './verifyWebhookSignature.js';
 export {

@@ -68,10 +68,12 @@ describe('signWebhookPayload', () => {
         expect(await verify(PAYLOAD.replace('opened', 'closed'))).toEqual({
           valid: false,
           reason: 'signature does not match',
+          refusal: 'mismatch',
         });
         expect(await verify(PAYLOAD, 'another secret')).toEqual({
           valid: false,
           reason: 'signature does not match',
+          refusal: 'mismatch',
         });
       });
     }

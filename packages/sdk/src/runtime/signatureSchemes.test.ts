@@ -75,6 +75,7 @@ describe('format "versioned" with a base64 whsec_ secret and {header:webhook-id}
     expect(await verify({ 'webhook-id': 'msg_other' })).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
     expect(await verify({}, PAYLOAD.replace('Zoë', 'Zoe'))).toMatchObject({ valid: false });
     const { 'webhook-id': _id, ...withoutId } = headers;
@@ -86,7 +87,7 @@ describe('format "versioned" with a base64 whsec_ secret and {header:webhook-id}
         secret,
         now,
       }),
-    ).toEqual({ valid: false, reason: 'missing header "webhook-id"' });
+    ).toEqual({ valid: false, reason: 'missing header "webhook-id"', refusal: 'missing_header' });
   });
 
   it('accepts any matching v1 entry of a space-separated list, skips other versions, refuses a malformed list', async () => {
@@ -107,12 +108,21 @@ describe('format "versioned" with a base64 whsec_ secret and {header:webhook-id}
         now,
       });
     expect(await verify(`${other} v2,${good.slice(3)} ${good}`)).toEqual({ valid: true });
-    expect(await verify(`${other}`)).toEqual({ valid: false, reason: 'signature does not match' });
+    expect(await verify(`${other}`)).toEqual({
+      valid: false,
+      reason: 'signature does not match',
+      refusal: 'mismatch',
+    });
     expect(await verify(`v2,${good.slice(3)}`)).toEqual({
       valid: false,
       reason: 'no "v1" digest in signature header',
+      refusal: 'missing_signature',
     });
-    expect(await verify(good.slice(3))).toEqual({ valid: false, reason: 'malformed signature header' });
+    expect(await verify(good.slice(3))).toEqual({
+      valid: false,
+      reason: 'malformed signature header',
+      refusal: 'malformed',
+    });
   });
 
   it('refuses a stale timestamp after checking the signature', async () => {
@@ -128,6 +138,7 @@ describe('format "versioned" with a base64 whsec_ secret and {header:webhook-id}
     expect(await at(sent.getTime() + 301_000)).toEqual({
       valid: false,
       reason: 'timestamp outside the 300 s tolerance',
+      refusal: 'stale_timestamp',
     });
   });
 
@@ -242,7 +253,7 @@ describe('{method}{url}{body}{timestamp} in milliseconds (HubSpot v3)', () => {
   });
 
   it('refuses another URL, another method, a tampered timestamp', async () => {
-    const mismatch = { valid: false, reason: 'signature does not match' };
+    const mismatch = { valid: false, reason: 'signature does not match', refusal: 'mismatch' };
     expect(await verify({ url: url.replace('acme', 'other') })).toEqual(mismatch);
     expect(await verify({ method: 'PUT' })).toEqual(mismatch);
     expect(
@@ -256,6 +267,7 @@ describe('{method}{url}{body}{timestamp} in milliseconds (HubSpot v3)', () => {
     expect(await verify({ now: timestampMs + 300_001 })).toEqual({
       valid: false,
       reason: 'timestamp outside the 300 s tolerance',
+      refusal: 'stale_timestamp',
     });
   });
 
@@ -263,6 +275,7 @@ describe('{method}{url}{body}{timestamp} in milliseconds (HubSpot v3)', () => {
     expect(await verify({ url: undefined as unknown as string })).toEqual({
       valid: false,
       reason: 'the scheme signs {url}, but no request URL was given',
+      refusal: 'misconfigured',
     });
     const { method: _method, ...noMethod } = {
       signature: HUBSPOT,
@@ -276,6 +289,7 @@ describe('{method}{url}{body}{timestamp} in milliseconds (HubSpot v3)', () => {
     expect(await verifyWebhookSignature(noMethod)).toEqual({
       valid: false,
       reason: 'the scheme signs {method}, but no request method was given',
+      refusal: 'misconfigured',
     });
     await expect(
       signWebhookPayload({ signature: HUBSPOT, rawBody: PAYLOAD, secret, method: 'POST', now: timestampMs }),
@@ -313,11 +327,11 @@ describe('{header:<name>} with other formats', () => {
         rawBody: PAYLOAD,
         secret: 'slack',
       }),
-    ).toEqual({ valid: false, reason: 'signature does not match' });
+    ).toEqual({ valid: false, reason: 'signature does not match', refusal: 'mismatch' });
     const { 'x-slack-retry-num': _retry, ...without } = headers;
     expect(
       await verifyWebhookSignature({ signature, headers: without, rawBody: PAYLOAD, secret: 'slack' }),
-    ).toEqual({ valid: false, reason: 'missing header "x-slack-retry-num"' });
+    ).toEqual({ valid: false, reason: 'missing header "x-slack-retry-num"', refusal: 'missing_header' });
     await expect(
       signWebhookPayload({ signature, rawBody: PAYLOAD, secret: 'slack', now: 1_700_000_000_000 }),
     ).rejects.toThrow('cannot sign: missing header "x-slack-retry-num"');
@@ -355,6 +369,6 @@ describe('{header:<name>} with other formats', () => {
         rawBody: PAYLOAD,
         secret: key.toString('base64'),
       }),
-    ).toEqual({ valid: false, reason: 'signature does not match' });
+    ).toEqual({ valid: false, reason: 'signature does not match', refusal: 'mismatch' });
   });
 });

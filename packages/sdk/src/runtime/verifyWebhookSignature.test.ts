@@ -69,6 +69,7 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
     expect(await verify({ 'X-Hub-Signature-256': header }, PAYLOAD.replace('opened', 'closed'))).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
   });
 
@@ -77,11 +78,16 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
     expect(await verify({ 'X-Hub-Signature-256': header })).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
   });
 
   it('reports a missing or blank header', async () => {
-    const missing = { valid: false, reason: 'missing signature header "x-hub-signature-256"' };
+    const missing = {
+      valid: false,
+      reason: 'missing signature header "x-hub-signature-256"',
+      refusal: 'missing_signature',
+    };
     expect(await verify({ 'X-Hub-Signature': 'sha1=00' })).toEqual(missing);
     expect(await verify({ 'X-Hub-Signature-256': '  ' })).toEqual(missing);
     expect(await verify({ 'X-Hub-Signature-256': undefined })).toEqual(missing);
@@ -89,18 +95,19 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
   });
 
   it('reports a malformed header', async () => {
-    const malformed = { valid: false, reason: 'malformed signature header' };
+    const malformed = { valid: false, reason: 'malformed signature header', refusal: 'malformed' };
     expect(await verify({ 'X-Hub-Signature-256': 'sha256=not-hex!!' })).toEqual(malformed);
     expect(await verify({ 'X-Hub-Signature-256': '%%%' })).toEqual(malformed);
     expect(await verify({ 'X-Hub-Signature-256': 'md5=abcdef' })).toEqual({
       valid: false,
       reason: 'no sha256 digest in signature header',
+      refusal: 'missing_signature',
     });
   });
 
   it('refuses a truncated digest, even one whose bytes are a prefix of the expected digest', async () => {
     const digest = nodeHmac('sha256', SECRET, PAYLOAD);
-    const noMatch = { valid: false, reason: 'signature does not match' };
+    const noMatch = { valid: false, reason: 'signature does not match', refusal: 'mismatch' };
     expect(await verify({ 'X-Hub-Signature-256': `sha256=${digest.toString('hex').slice(0, -2)}` })).toEqual(
       noMatch,
     );
@@ -121,6 +128,7 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
     expect(await verify({ 'X-Hub-Signature-256': `${old},${old}` })).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
   });
 
@@ -131,6 +139,7 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
     expect(await verify({ 'X-Hub-Signature-256': header }, new TextDecoder().decode(BINARY_BODY))).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
     // A view into a larger buffer covers only its own bytes.
     const padded = new Uint8Array([0, ...BINARY_BODY, 0]);
@@ -162,14 +171,18 @@ describe('GitHub style sha1 (digest scheme, X-Hub-Signature)', () => {
   });
 
   it('refuses a tampered body or another secret', async () => {
-    const noMatch = { valid: false, reason: 'signature does not match' };
+    const noMatch = { valid: false, reason: 'signature does not match', refusal: 'mismatch' };
     expect(await verify(sha1Header(SECRET, PAYLOAD), `${PAYLOAD} `)).toEqual(noMatch);
     expect(await verify(sha1Header(SECRET, PAYLOAD), PAYLOAD, OTHER_SECRET)).toEqual(noMatch);
   });
 
   it('ignores digests labelled for another algorithm', async () => {
     const sha256 = await githubSign(SECRET, PAYLOAD);
-    expect(await verify(sha256)).toEqual({ valid: false, reason: 'no sha1 digest in signature header' });
+    expect(await verify(sha256)).toEqual({
+      valid: false,
+      reason: 'no sha1 digest in signature header',
+      refusal: 'missing_signature',
+    });
     expect(await verify(`${sha256},${sha1Header(SECRET, PAYLOAD)}`)).toEqual({ valid: true });
   });
 
@@ -236,7 +249,7 @@ describe('Stripe style (keyed, Stripe-Signature)', () => {
   });
 
   it('refuses a tampered body, another secret and a changed timestamp', async () => {
-    const noMatch = { valid: false, reason: 'signature does not match' };
+    const noMatch = { valid: false, reason: 'signature does not match', refusal: 'mismatch' };
     expect(await verify(testHeader(), { rawBody: PAYLOAD.replace('Héllo', 'Hello') })).toEqual(noMatch);
     expect(await verify(testHeader(OTHER_SECRET))).toEqual(noMatch);
     // The timestamp is part of the signed payload, so moving it (even within the window) breaks the signature.
@@ -246,29 +259,50 @@ describe('Stripe style (keyed, Stripe-Signature)', () => {
   it('reports a missing header', async () => {
     expect(
       await verifyWebhookSignature({ signature, headers: {}, rawBody: PAYLOAD, secret: WHSEC, now: NOW }),
-    ).toEqual({ valid: false, reason: 'missing signature header "stripe-signature"' });
+    ).toEqual({
+      valid: false,
+      reason: 'missing signature header "stripe-signature"',
+      refusal: 'missing_signature',
+    });
   });
 
   it('reports a malformed header', async () => {
-    const malformed = { valid: false, reason: 'malformed signature header' };
+    const malformed = { valid: false, reason: 'malformed signature header', refusal: 'malformed' };
     expect(await verify('garbage')).toEqual(malformed);
     expect(await verify(`t=${T},=abc`)).toEqual(malformed);
     expect(await verify(`t=${T},v1=zz-not-a-digest!`)).toEqual(malformed);
     expect(await verify(`t=${T},v0=${v1Of(testHeader())}`)).toEqual({
       valid: false,
       reason: 'no "v1" digest in signature header',
+      refusal: 'missing_signature',
     });
   });
 
   it('reports a missing or non-integer timestamp', async () => {
     const v1 = v1Of(testHeader());
-    expect(await verify(`v1=${v1}`)).toEqual({ valid: false, reason: 'missing timestamp' });
-    expect(await verify(`t=${T}.5,v1=${v1}`)).toEqual({ valid: false, reason: 'malformed timestamp' });
-    expect(await verify(`t=soon,v1=${v1}`)).toEqual({ valid: false, reason: 'malformed timestamp' });
+    expect(await verify(`v1=${v1}`)).toEqual({
+      valid: false,
+      reason: 'missing timestamp',
+      refusal: 'missing_timestamp',
+    });
+    expect(await verify(`t=${T}.5,v1=${v1}`)).toEqual({
+      valid: false,
+      reason: 'malformed timestamp',
+      refusal: 'malformed',
+    });
+    expect(await verify(`t=soon,v1=${v1}`)).toEqual({
+      valid: false,
+      reason: 'malformed timestamp',
+      refusal: 'malformed',
+    });
   });
 
   it('refuses a stale or future timestamp outside the tolerance, inclusive at the edge', async () => {
-    const outside = { valid: false, reason: 'timestamp outside the 300 s tolerance' };
+    const outside = {
+      valid: false,
+      reason: 'timestamp outside the 300 s tolerance',
+      refusal: 'stale_timestamp',
+    };
     const header = testHeader();
     expect(await verify(header, { now: (T + 300) * 1000 })).toEqual({ valid: true });
     expect(await verify(header, { now: (T - 300) * 1000 })).toEqual({ valid: true });
@@ -284,6 +318,7 @@ describe('Stripe style (keyed, Stripe-Signature)', () => {
     expect(await verify(testHeader(WHSEC, tenMinutesAgo), { now: 'clock' })).toEqual({
       valid: false,
       reason: 'timestamp outside the 300 s tolerance',
+      refusal: 'stale_timestamp',
     });
   });
 
@@ -294,6 +329,7 @@ describe('Stripe style (keyed, Stripe-Signature)', () => {
     expect(await verify(header, { secret: OTHER_SECRET })).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
     // Stripe's own test headers may carry a v0 entry; it is ignored, and spaces after commas are trimmed.
     expect(await verify(`t=${T}, v0=${v1Of(testHeader(OLD_WHSEC))}, v1=${v1Of(testHeader())}`)).toEqual({
@@ -312,6 +348,7 @@ describe('Stripe style (keyed, Stripe-Signature)', () => {
     expect(await verify(`t=${T},v1=${v1}`, { rawBody: new TextDecoder().decode(BINARY_BODY) })).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
   });
 });
@@ -361,7 +398,7 @@ describe('Slack style (keyed, X-Slack-Signature + X-Slack-Request-Timestamp)', (
   });
 
   it('refuses a tampered body, another secret and a changed timestamp header', async () => {
-    const noMatch = { valid: false, reason: 'signature does not match' };
+    const noMatch = { valid: false, reason: 'signature does not match', refusal: 'mismatch' };
     expect(await verify(slackHeaders(), { rawBody: `${PAYLOAD}\n` })).toEqual(noMatch);
     expect(await verify(slackHeaders(), { secret: OTHER_SECRET })).toEqual(noMatch);
     expect(await verify(slackHeaders(undefined, String(T + 5)))).toEqual(noMatch);
@@ -371,31 +408,44 @@ describe('Slack style (keyed, X-Slack-Signature + X-Slack-Request-Timestamp)', (
     expect(await verify({ 'X-Slack-Request-Timestamp': String(T) })).toEqual({
       valid: false,
       reason: 'missing signature header "x-slack-signature"',
+      refusal: 'missing_signature',
     });
     expect(await verify({ 'X-Slack-Signature': slackSignature(SIGNING_SECRET, T, PAYLOAD) })).toEqual({
       valid: false,
       reason: 'missing timestamp',
+      refusal: 'missing_timestamp',
     });
   });
 
   it('reports a malformed signature or timestamp header', async () => {
-    expect(await verify(slackHeaders('v0'))).toEqual({ valid: false, reason: 'malformed signature header' });
+    expect(await verify(slackHeaders('v0'))).toEqual({
+      valid: false,
+      reason: 'malformed signature header',
+      refusal: 'malformed',
+    });
     expect(await verify(slackHeaders('v0=xyz!'))).toEqual({
       valid: false,
       reason: 'malformed signature header',
+      refusal: 'malformed',
     });
     expect(await verify(slackHeaders(undefined, `${T}.5`))).toEqual({
       valid: false,
       reason: 'malformed timestamp',
+      refusal: 'malformed',
     });
     expect(await verify(slackHeaders(undefined, '-1'))).toEqual({
       valid: false,
       reason: 'malformed timestamp',
+      refusal: 'malformed',
     });
   });
 
   it('refuses a stale or future timestamp', async () => {
-    const outside = { valid: false, reason: 'timestamp outside the 300 s tolerance' };
+    const outside = {
+      valid: false,
+      reason: 'timestamp outside the 300 s tolerance',
+      refusal: 'stale_timestamp',
+    };
     expect(await verify(slackHeaders(), { now: (T + 3600) * 1000 })).toEqual(outside);
     expect(await verify(slackHeaders(), { now: (T - 3600) * 1000 })).toEqual(outside);
   });
@@ -405,6 +455,7 @@ describe('Slack style (keyed, X-Slack-Signature + X-Slack-Request-Timestamp)', (
     expect(await verify(slackHeaders(slackSignature(SIGNING_SECRET, old, PAYLOAD), String(old)))).toEqual({
       valid: false,
       reason: 'timestamp outside the 300 s tolerance',
+      refusal: 'stale_timestamp',
     });
   });
 
@@ -414,6 +465,7 @@ describe('Slack style (keyed, X-Slack-Signature + X-Slack-Request-Timestamp)', (
     expect(await verify(slackHeaders(sig), { rawBody: new TextDecoder().decode(BINARY_BODY) })).toEqual({
       valid: false,
       reason: 'signature does not match',
+      refusal: 'mismatch',
     });
   });
 });
@@ -458,7 +510,7 @@ describe('Shopify style (digest, base64 in X-Shopify-Hmac-Sha256)', () => {
   });
 
   it('refuses a tampered body and another secret', async () => {
-    const noMatch = { valid: false, reason: 'signature does not match' };
+    const noMatch = { valid: false, reason: 'signature does not match', refusal: 'mismatch' };
     expect(await verify({ 'X-Shopify-Hmac-Sha256': shopify(SECRET, PAYLOAD) }, '{}')).toEqual(noMatch);
     expect(await verify({ 'X-Shopify-Hmac-Sha256': shopify(OTHER_SECRET, PAYLOAD) })).toEqual(noMatch);
   });
@@ -467,10 +519,12 @@ describe('Shopify style (digest, base64 in X-Shopify-Hmac-Sha256)', () => {
     expect(await verify({ 'X-Shopify-Topic': 'orders/create' })).toEqual({
       valid: false,
       reason: 'missing signature header "x-shopify-hmac-sha256"',
+      refusal: 'missing_signature',
     });
     expect(await verify({ 'X-Shopify-Hmac-Sha256': '%%%' })).toEqual({
       valid: false,
       reason: 'malformed signature header',
+      refusal: 'malformed',
     });
   });
 
@@ -500,11 +554,15 @@ describe('scheme problems', () => {
     });
 
   it('refuses a keyed scheme without digestKey', async () => {
-    expect(await run({ format: 'keyed' })).toEqual({ valid: false, reason: 'scheme has no digestKey' });
+    expect(await run({ format: 'keyed' })).toEqual({
+      valid: false,
+      reason: 'scheme has no digestKey',
+      refusal: 'misconfigured',
+    });
   });
 
   it('refuses a tolerance or {timestamp} template without a timestamp source', async () => {
-    const noSource = { valid: false, reason: 'scheme has no timestamp source' };
+    const noSource = { valid: false, reason: 'scheme has no timestamp source', refusal: 'misconfigured' };
     expect(await run({ format: 'keyed', digestKey: 'v1', toleranceSeconds: 300 })).toEqual(noSource);
     expect(await run({ format: 'keyed', digestKey: 'v1', signedPayload: '{timestamp}.{body}' })).toEqual(
       noSource,
@@ -526,11 +584,16 @@ describe('scheme problems', () => {
     expect(await verifyWebhookSignature({ ...input, now: (T + 61) * 1000 })).toEqual({
       valid: false,
       reason: 'timestamp outside the 60 s tolerance',
+      refusal: 'stale_timestamp',
     });
   });
 
   it('refuses an empty secret instead of throwing', async () => {
-    expect(await run(undefined, '')).toEqual({ valid: false, reason: 'missing secret' });
+    expect(await run(undefined, '')).toEqual({
+      valid: false,
+      reason: 'missing secret',
+      refusal: 'misconfigured',
+    });
   });
 });
 

@@ -33,9 +33,26 @@ export interface VerifyWebhookSignatureInput {
   readonly now?: Date | number;
 }
 
+/**
+ * Why a signature was refused, as a category a security log may record: never the header, digest
+ * or body. `misconfigured` is the scheme or secret itself (an invalid base64 secret, a scheme that
+ * cannot be applied), not the sender.
+ */
+export type WebhookRefusal =
+  | 'missing_signature'
+  | 'missing_header'
+  | 'malformed'
+  | 'missing_timestamp'
+  | 'stale_timestamp'
+  | 'mismatch'
+  | 'misconfigured';
+
 export interface WebhookVerification {
   readonly valid: boolean;
+  /** Why it was refused, in words (for the sender's error message). */
   readonly reason?: string;
+  /** Why it was refused, as a category (set whenever `valid` is false). */
+  readonly refusal?: WebhookRefusal;
 }
 
 /**
@@ -51,47 +68,50 @@ export async function verifyWebhookSignature(
   const { signature, headers, rawBody, secret } = input;
   const scheme = resolveScheme(signature);
   const { algorithm, format, signedPayload: template } = scheme;
-  if (!isHmacAlgorithm(algorithm)) return invalid('unsupported signature algorithm');
+  if (!isHmacAlgorithm(algorithm)) return invalid('misconfigured', 'unsupported signature algorithm');
   if (format !== 'digest' && format !== 'keyed' && format !== 'versioned')
-    return invalid('unsupported signature format');
-  if (format !== 'digest' && !scheme.digestKey) return invalid('scheme has no digestKey');
+    return invalid('misconfigured', 'unsupported signature format');
+  if (format !== 'digest' && !scheme.digestKey) return invalid('misconfigured', 'scheme has no digestKey');
   const hmacKey = secretKey(secret, scheme);
-  if (!hmacKey.ok) return invalid(hmacKey.reason);
+  if (!hmacKey.ok) return invalid('misconfigured', hmacKey.reason);
 
   const headerValue = readHeader(headers, signature.header);
   if (headerValue === undefined)
-    return invalid(`missing signature header "${signature.header.toLowerCase()}"`);
+    return invalid('missing_signature', `missing signature header "${signature.header.toLowerCase()}"`);
 
   let digests: string[];
   let timestamp: string | undefined;
   if (format === 'keyed') {
     const pairs = parsePairs(headerValue);
-    if (!pairs) return invalid('malformed signature header');
+    if (!pairs) return invalid('malformed', 'malformed signature header');
     digests = pairs.filter(([key]) => key === scheme.digestKey).map(([, value]) => value);
-    if (digests.length === 0) return invalid(`no "${scheme.digestKey}" digest in signature header`);
+    if (digests.length === 0)
+      return invalid('missing_signature', `no "${scheme.digestKey}" digest in signature header`);
     if (scheme.timestampKey) timestamp = pairs.find(([key]) => key === scheme.timestampKey)?.[1];
   } else if (format === 'versioned') {
     const entries = parseVersioned(headerValue);
-    if (!entries) return invalid('malformed signature header');
+    if (!entries) return invalid('malformed', 'malformed signature header');
     digests = entries.filter(([version]) => version === scheme.digestKey).map(([, value]) => value);
-    if (digests.length === 0) return invalid(`no "${scheme.digestKey}" digest in signature header`);
+    if (digests.length === 0)
+      return invalid('missing_signature', `no "${scheme.digestKey}" digest in signature header`);
   } else {
     digests = parseDigestList(headerValue, algorithm);
-    if (digests.length === 0) return invalid(`no ${algorithm} digest in signature header`);
+    if (digests.length === 0)
+      return invalid('missing_signature', `no ${algorithm} digest in signature header`);
   }
   if (timestamp === undefined && scheme.timestampHeader)
     timestamp = readHeader(headers, scheme.timestampHeader);
 
   if (needsTimestamp(scheme)) {
-    if (!hasTimestampSource(scheme)) return invalid('scheme has no timestamp source');
-    if (timestamp === undefined) return invalid('missing timestamp');
-    if (!/^\d+$/.test(timestamp)) return invalid('malformed timestamp');
+    if (!hasTimestampSource(scheme)) return invalid('misconfigured', 'scheme has no timestamp source');
+    if (timestamp === undefined) return invalid('missing_timestamp', 'missing timestamp');
+    if (!/^\d+$/.test(timestamp)) return invalid('malformed', 'malformed timestamp');
   }
 
   const candidates: Uint8Array[] = [];
   for (const digest of digests) {
     const bytes = decodeDigest(digest, digestLength(algorithm));
-    if (!bytes) return invalid('malformed signature header');
+    if (!bytes) return invalid('malformed', 'malformed signature header');
     candidates.push(bytes);
   }
 
@@ -105,26 +125,26 @@ export async function verifyWebhookSignature(
     },
     rawBody,
   );
-  if (!message.ok) return invalid(message.reason);
+  if (!message.ok) return invalid(message.refusal, message.reason);
   const expected = await hmac(algorithm, hmacKey.key, message.message);
   // Every candidate is compared, so timing does not reveal which rotated key matched.
   let matched = false;
   for (const candidate of candidates) matched = constantTimeEqual(candidate, expected) || matched;
-  if (!matched) return invalid('signature does not match');
+  if (!matched) return invalid('mismatch', 'signature does not match');
 
   // Checked after the signature, so a forged request is reported as a mismatch rather than as stale.
   if (scheme.toleranceSeconds !== undefined && timestamp !== undefined) {
     const nowMs = input.now === undefined ? Date.now() : Number(input.now);
     const sentMs = Number(timestamp) * (scheme.timestampUnit === 'milliseconds' ? 1 : 1000);
     if (Math.abs(nowMs - sentMs) > scheme.toleranceSeconds * 1000) {
-      return invalid(`timestamp outside the ${scheme.toleranceSeconds} s tolerance`);
+      return invalid('stale_timestamp', `timestamp outside the ${scheme.toleranceSeconds} s tolerance`);
     }
   }
   return { valid: true };
 }
 
-function invalid(reason: string): WebhookVerification {
-  return { valid: false, reason };
+function invalid(refusal: WebhookRefusal, reason: string): WebhookVerification {
+  return { valid: false, reason, refusal };
 }
 
 /** Joins repeated values with commas, as `Headers#get` does; blank counts as missing. */
