@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { serve as serveNode } from '@hono/node-server';
 import { openRegistryFolder, registryRoutes } from '@platform/host';
-import { cleanEnv, REPO_ROOT, run } from './_helpers.js';
+import { cleanEnv, REPO_ROOT, type Run, run } from './_helpers.js';
 
 /**
  * A line the test run must show (why something is skipped or left out). Written to stderr
@@ -174,7 +174,7 @@ export async function installScaffold(
   app: string,
   manager: keyof typeof INSTALL,
   extraArgs: readonly string[] = [],
-): Promise<Awaited<ReturnType<typeof run>>> {
+): Promise<Run> {
   const install = (args: readonly string[]) =>
     run([...args, ...extraArgs], {
       cwd: app,

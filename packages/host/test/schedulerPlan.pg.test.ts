@@ -66,13 +66,16 @@ if (baseUrl) {
       const query = db.query.bind(db);
       (db as { query: typeof db.query }).query = async (sql, params) => {
         if (/^\s*WITH schedule AS/.test(sqlText(sql))) {
+          const rollback = new Error('rolled back');
           await db
             .transaction(async (tx) => {
               const { rows } = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sqlText(sql)}`, params);
               plans.push((rows[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
-              throw new Error('rolled back');
+              throw rollback;
             })
-            .catch(() => {});
+            .catch((error: unknown) => {
+              if (error !== rollback) throw error;
+            });
         }
         return query(sql, params);
       };

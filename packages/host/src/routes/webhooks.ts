@@ -146,7 +146,7 @@ export function webhookRoutes(services: HostServices): Hono {
               webhookId,
               accountId,
               // A category, never the header, digest or body.
-              reason: verdict.refusal ?? 'misconfigured',
+              reason: verdict.refusal,
               requestId: requestIdOf(c),
             },
             'webhook refused: its signature did not verify',

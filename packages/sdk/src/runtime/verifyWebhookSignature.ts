@@ -47,13 +47,10 @@ export type WebhookRefusal =
   | 'mismatch'
   | 'misconfigured';
 
-export interface WebhookVerification {
-  readonly valid: boolean;
-  /** Why it was refused, in words (for the sender's error message). */
-  readonly reason?: string;
-  /** Why it was refused, as a category (set whenever `valid` is false). */
-  readonly refusal?: WebhookRefusal;
-}
+/** A verdict: valid, or refused with why in words (`reason`, for the sender) and as a category. */
+export type WebhookVerification =
+  | { readonly valid: true; readonly reason?: undefined; readonly refusal?: undefined }
+  | { readonly valid: false; readonly reason: string; readonly refusal: WebhookRefusal };
 
 /**
  * Checks a webhook delivery's HMAC signature (and timestamp window) against the raw body; with
