@@ -81,12 +81,9 @@ describe('device codes per client address', () => {
 describe('PLATFORM_TRUSTED_PROXIES', () => {
   it('takes addresses and CIDR ranges, IPv4 and IPv6, and IPv4 as a dual-stack socket names it', () => {
     const trusted = parseTrustedProxies(' 127.0.0.1 , 10.0.0.0/8,fd00::/8');
-    expect(['127.0.0.1', '10.200.0.1', '::ffff:10.0.0.1', 'fd00::1'].map((a) => trusted.has(a))).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
+    expect(
+      ['127.0.0.1', '10.200.0.1', '::ffff:10.0.0.1', '::ffff:a00:1', 'fd00::1'].map((a) => trusted.has(a)),
+    ).toEqual([true, true, true, true, true]);
     expect(['127.0.0.2', '11.0.0.1', 'fe80::1', 'not-an-address'].map((a) => trusted.has(a))).toEqual([
       false,
       false,

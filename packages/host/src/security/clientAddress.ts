@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
+import { unmappedAddress } from '@platform/sdk/server';
 import type { Context } from 'hono';
 
 /** The reverse proxies whose `X-Forwarded-For` the host believes (`PLATFORM_TRUSTED_PROXIES`). */
@@ -9,9 +10,6 @@ export interface TrustedProxies {
 
 /** No proxy trusted: the connection's peer is the client. */
 export const NO_TRUSTED_PROXIES: TrustedProxies = { has: () => false };
-
-// `::ffff:10.0.0.1`, as a dual-stack socket names an IPv4 peer, is that IPv4 address.
-const unmapped = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 
 /**
  * Parses a comma-separated list of addresses and CIDR ranges (`127.0.0.1, 10.0.0.0/8, fd00::/8`);
@@ -39,7 +37,7 @@ export function parseTrustedProxies(text: string | undefined): TrustedProxies {
   }
   return {
     has(address) {
-      const bare = unmapped(address);
+      const bare = unmappedAddress(address);
       const family = isIP(bare);
       return family !== 0 && list.check(bare, family === 4 ? 'ipv4' : 'ipv6');
     },
@@ -57,9 +55,9 @@ export function clientAddress(c: Context, trusted: TrustedProxies): string | und
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const peer = incoming?.socket?.remoteAddress;
   if (peer === undefined) return undefined;
-  let client = unmapped(peer);
+  let client = unmappedAddress(peer);
   if (!trusted.has(client)) return client;
-  const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => unmapped(hop.trim()));
+  const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => unmappedAddress(hop.trim()));
   for (let index = hops.length - 1; index >= 0; index--) {
     const hop = hops[index]!;
     if (isIP(hop) === 0) break;

@@ -4,6 +4,8 @@
  * free of Node; this entry alone may import `node:*`, undici and ipaddr.js.
  * @packageDocumentation
  */
+
+export { unmappedAddress } from './egress/_addressPolicy.js';
 export { createEgressFetch, type EgressFetchOptions } from './egress/createEgressFetch.js';
 export type { EgressFetch, ResolvedAddress } from './egress/EgressFetch.js';
 export { buildAuthorizationUrl } from './oauth/buildAuthorizationUrl.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ipLiteral, refusedAddressClass } from './_addressPolicy.js';
+import { ipLiteral, refusedAddressClass, unmappedAddress } from './_addressPolicy.js';
 
 describe('refusedAddressClass', () => {
   test.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2001:4860:4860::8888'])(
@@ -75,5 +75,22 @@ describe('ipLiteral', () => {
     for (const spelling of ['2130706433', '0177.0.0.1', '0x7f.1', '127.1', '0x7f000001']) {
       expect(ipLiteral(new URL(`http://${spelling}/`).hostname)).toBe('127.0.0.1');
     }
+  });
+});
+
+describe('unmappedAddress', () => {
+  test.each([
+    ['::ffff:10.0.0.1', '10.0.0.1'],
+    ['::FFFF:10.0.0.1', '10.0.0.1'],
+    ['::ffff:a00:1', '10.0.0.1'],
+    ['0:0:0:0:0:ffff:7f00:1', '127.0.0.1'],
+    ['10.0.0.1', '10.0.0.1'],
+    ['::1', '::1'],
+    ['fd00::1', 'fd00::1'],
+    ['::ffff:10.0.0.1%eth0', '::ffff:10.0.0.1%eth0'],
+    ['not-an-address', 'not-an-address'],
+    ['', ''],
+  ])('reads %s as %s', (address, unmapped) => {
+    expect(unmappedAddress(address)).toBe(unmapped);
   });
 });

@@ -65,6 +65,20 @@ export function refusedAddressClass(address: string, allowLoopback: boolean): st
   return undefined;
 }
 
+/**
+ * An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, `::ffff:a00:1`; how a dual-stack socket names an
+ * IPv4 peer) as the IPv4 address it embeds; any other text as given. The one reading of the mapped
+ * form that the host's client addresses and this policy share.
+ * @example unmappedAddress('::ffff:10.0.0.1') // '10.0.0.1'
+ */
+export function unmappedAddress(address: string): string {
+  if (!ipaddr.IPv6.isValid(address)) return address;
+  const parsed = ipaddr.IPv6.parse(address);
+  return parsed.isIPv4MappedAddress() && parsed.zoneId === undefined
+    ? parsed.toIPv4Address().toString()
+    : address;
+}
+
 /** An IP literal from a URL hostname (IPv6 without its brackets), or undefined for a name. */
 export function ipLiteral(hostname: string): string | undefined {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
