@@ -38,3 +38,23 @@ export function printTable(title: string, rows: readonly Measured[], baseline: s
     );
   }
 }
+
+/**
+ * A baseline measured before and after the targets of a run: their mean, and a warning when they
+ * differ by more than `tolerance` (the machine's speed changed during the run, so every ratio
+ * against it is uncertain by about that much).
+ */
+export function bracketedBaseline(
+  before: number,
+  after: number,
+  tolerance = 0.25,
+): { readonly requestsPerSecond: number; readonly warning?: string } {
+  const mean = (before + after) / 2;
+  const drift = Math.abs(before - after) / Math.max(before, after, 1);
+  return drift <= tolerance
+    ? { requestsPerSecond: mean }
+    : {
+        requestsPerSecond: mean,
+        warning: `warning: the bare baseline moved ${Math.round(drift * 100)}% between its two runs (${Math.round(before)} and ${Math.round(after)} req/s): this machine's speed changed during the run, so the ratios are uncertain by about as much; run it again on a quieter machine`,
+      };
+}

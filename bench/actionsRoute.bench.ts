@@ -4,6 +4,8 @@ import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
+import { cpuPerOperation, cpuSnapshot } from './_cpu.js';
+import { bracketedBaseline } from './_run.js';
 
 interface LoadResult {
   readonly name: string;
@@ -13,6 +15,8 @@ interface LoadResult {
   readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
+  /** Where the CPU went, per request (`_cpu.ts`). */
+  readonly cpu: string;
 }
 
 const DURATION_S = 5;
@@ -27,6 +31,7 @@ function load(
   init: { headers?: Record<string, string>; body?: string },
   duration = DURATION_S,
 ): Promise<LoadResult> {
+  const before = cpuSnapshot();
   return new Promise((resolve, reject) => {
     autocannon(
       { url, method: 'POST', connections: CONNECTIONS, duration, ...init },
@@ -38,6 +43,7 @@ function load(
           p50: result.latency.p50,
           p99: result.latency.p99,
           non2xx: result.non2xx,
+          cpu: cpuPerOperation(before, cpuSnapshot(), result.requests.total, 'request'),
         });
       },
     );
@@ -83,11 +89,15 @@ export async function benchActionsRoute(): Promise<void> {
     });
   });
   const bareUrl = await listen(bare);
-  const results: LoadResult[] = [await load('bare node:http JSON server', bareUrl, { body: '{}' })];
-  await new Promise((resolve) => bare.close(resolve));
+  // The baseline runs before and after the targets (warmed up like them): their mean is what the
+  // ratios divide by, so a machine that slows down or speeds up during the run shows instead of
+  // skewing every ratio one way.
+  await load('warm-up', bareUrl, { body: '{}' }, WARM_UP_S);
+  const bareBefore = await load('bare node:http JSON server, before the targets', bareUrl, { body: '{}' });
+  const targets: LoadResult[] = [];
 
   const pglite = await hostTarget(undefined);
-  results.push({
+  targets.push({
     ...(await load('actions route, PGlite (auth, rate limit, storage read)', pglite.url, {
       headers: pglite.headers,
       body: '{}',
@@ -100,7 +110,7 @@ export async function benchActionsRoute(): Promise<void> {
   if (pgUrl) {
     const schema = await pgSchema(pgUrl, 'bench');
     const postgres = await hostTarget(schema.url);
-    results.push({
+    targets.push({
       ...(await load('actions route, PostgreSQL (auth, rate limit, storage read)', postgres.url, {
         headers: postgres.headers,
         body: '{}',
@@ -110,15 +120,17 @@ export async function benchActionsRoute(): Promise<void> {
     await postgres.close();
     await schema.drop();
   }
+  const bareAfter = await load('bare node:http JSON server, after the targets', bareUrl, { body: '{}' });
+  await new Promise((resolve) => bare.close(resolve));
 
-  const base = results[0]!;
+  const base = bracketedBaseline(bareBefore.requestsPerSecond, bareAfter.requestsPerSecond);
   console.log(
-    `\nActions route under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARM_UP_S} s of warm-up, load generator on the same 2 cores)`,
+    `\nActions route under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARM_UP_S} s of warm-up, load generator on the same 2 cores; ratios against the mean of the two bare runs)`,
   );
   console.log(
     `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}  ${'goal (issue 17)'.padEnd(22)} met`,
   );
-  for (const row of results) {
+  for (const row of [bareBefore, ...targets, bareAfter]) {
     const ratio = row.requestsPerSecond / base.requestsPerSecond;
     const goal =
       row.goal === undefined
@@ -135,6 +147,8 @@ export async function benchActionsRoute(): Promise<void> {
     console.log(
       `  ${row.name.padEnd(58)} ${Math.round(row.requestsPerSecond).toString().padStart(9)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.non2xx).padStart(8)} ${ratio.toFixed(3).padStart(12)}x  ${goal.padEnd(22)} ${met}`,
     );
+    console.log(row.cpu);
   }
+  if (base.warning !== undefined) console.log(`  ${base.warning}`);
   if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');
 }

@@ -1,6 +1,7 @@
 import { createHost, type Host } from '@platform/host';
 import pino from 'pino';
 import { installFixture, pgSchema } from '../packages/host/test/_host.js';
+import { cpuPerOperation, cpuSnapshot } from './_cpu.js';
 
 // The issue's goal: 10,000 activated schedules due in the same minute all start within 2 s of the
 // minute on two host instances sharing PostgreSQL, with zero duplicates and zero misses.
@@ -101,6 +102,7 @@ async function measureMinute(baseUrl: string) {
 
     offset = MINUTE - LEAD_MS - Date.now();
     const realMinute = Date.now() + LEAD_MS;
+    const cpuBefore = cpuSnapshot();
     for (const host of hosts) host.events.start();
     const expected = SCHEDULES * ACCOUNTS;
     let firedMs: number | undefined;
@@ -122,6 +124,7 @@ async function measureMinute(baseUrl: string) {
       // Fine-grained while firing; then seldom, so that counting does not slow the workers down.
       await sleep(firedMs === undefined ? 10 : 250);
     }
+    const cpuAfter = cpuSnapshot();
     await Promise.all(hosts.map((host) => host.events.stop(10_000)));
 
     const { rows: jobRows } = await a.db.query(
@@ -169,6 +172,13 @@ async function measureMinute(baseUrl: string) {
       ),
       errors: log.errors(),
       firstError: log.firstError(),
+      // From the start of both instances to the last run's end (or the time-out): firing and running.
+      cpu: cpuPerOperation(
+        cpuBefore,
+        cpuAfter,
+        expected,
+        'schedule run (both instances, firing and running)',
+      ),
     };
   } finally {
     for (const host of hosts) await host.close().catch(() => {});
@@ -230,4 +240,5 @@ export async function benchScheduler(): Promise<void> {
   console.log(
     `  jobs per instance: ${[...result.instances.values()].join(' / ')}${result.firstError === undefined ? '' : `; first error: ${result.firstError}`}`,
   );
+  console.log(result.cpu.replace(/^ {4}/, '  '));
 }

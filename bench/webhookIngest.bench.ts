@@ -6,6 +6,8 @@ import { writeSecret } from '@platform/host';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
+import { cpuPerOperation, cpuSnapshot } from './_cpu.js';
+import { bracketedBaseline } from './_run.js';
 
 interface IngestResult {
   readonly name: string;
@@ -16,6 +18,8 @@ interface IngestResult {
   /** Handler runs per second when the worker works off what was accepted; undefined for the baseline. */
   readonly handledPerSecond?: number;
   readonly handled?: number;
+  /** Where the CPU went per accepted delivery while under load (`_cpu.ts`). */
+  readonly cpu: string;
 }
 
 const DURATION_S = 5;
@@ -37,7 +41,8 @@ function load(url: string, headers: Record<string, string>, duration = DURATION_
   });
 }
 
-async function baseline(): Promise<IngestResult> {
+/** A bare server answering 202, open until `close`: measured before and after the targets. */
+async function baseline() {
   const bare = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
@@ -46,14 +51,22 @@ async function baseline(): Promise<IngestResult> {
     });
   });
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const result = await load(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, {});
-  await new Promise((resolve) => bare.close(resolve));
+  const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  await load(url, {}, WARM_UP_S);
   return {
-    name: 'bare node:http server answering 202',
-    acceptedPerSecond: result['2xx'] / DURATION_S,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    refused: result.non2xx,
+    async measure(when: string): Promise<IngestResult> {
+      const before = cpuSnapshot();
+      const result = await load(url, {});
+      return {
+        name: `bare node:http server answering 202, ${when} the targets`,
+        acceptedPerSecond: result['2xx'] / DURATION_S,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        refused: result.non2xx,
+        cpu: cpuPerOperation(before, cpuSnapshot(), result['2xx'], 'request'),
+      };
+    },
+    close: () => new Promise((resolve) => bare.close(resolve)),
   };
 }
 
@@ -76,7 +89,9 @@ async function ingest(name: string, databaseUrl: string | undefined): Promise<In
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrations/test-events/webhooks/github-push?accountId=${host.accountId}`;
   const headers = { 'content-type': 'application/json', 'x-hub-signature-256': await sign(SECRET, BODY) };
   await load(url, headers, WARM_UP_S);
+  const before = cpuSnapshot();
   const result = await load(url, headers);
+  const cpu = cpuPerOperation(before, cpuSnapshot(), result['2xx'], 'accepted delivery');
   await new Promise((resolve) => server.close(resolve));
 
   const started = performance.now();
@@ -92,11 +107,13 @@ async function ingest(name: string, databaseUrl: string | undefined): Promise<In
     refused: result.non2xx,
     handled,
     handledPerSecond: handled / seconds,
+    cpu,
   };
 }
 
 export async function benchWebhookIngest(): Promise<void> {
-  const results: IngestResult[] = [await baseline()];
+  const bare = await baseline();
+  const results: IngestResult[] = [await bare.measure('before')];
   results.push(await ingest('webhook ingress, PGlite (HMAC check, schema, durable insert)', undefined));
   const pgUrl = process.env.PLATFORM_TEST_DATABASE_URL;
   if (pgUrl) {
@@ -109,9 +126,11 @@ export async function benchWebhookIngest(): Promise<void> {
       await schema.drop();
     }
   }
-  const base = results[0]!;
+  results.push(await bare.measure('after'));
+  await bare.close();
+  const base = bracketedBaseline(results[0]!.acceptedPerSecond, results.at(-1)!.acceptedPerSecond);
   console.log(
-    `\nWebhook ingest under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARM_UP_S} s of warm-up, GitHub-style signed body), then one worker (16 at once: the default per-integration limit) runs every accepted delivery (the warm-up's too)`,
+    `\nWebhook ingest under load (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARM_UP_S} s of warm-up, GitHub-style signed body), then one worker (16 at once: the default per-integration limit) runs every accepted delivery (the warm-up's too); ratios against the mean of the two bare runs`,
   );
   console.log(
     `  ${'target'.padEnd(64)} ${'accepted/s'.padStart(10)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'refused'.padStart(8)} ${'x bare'.padStart(8)} ${'handled/s'.padStart(10)}  goal`,
@@ -119,7 +138,7 @@ export async function benchWebhookIngest(): Promise<void> {
   for (const row of results) {
     const handled =
       row.handledPerSecond === undefined ? '' : `${Math.round(row.handledPerSecond)} (${row.handled})`;
-    const ratio = row.acceptedPerSecond / base.acceptedPerSecond;
+    const ratio = row.acceptedPerSecond / base.requestsPerSecond;
     // Issue 17: signed, durable ingress on PostgreSQL at a quarter of a bare server at least.
     const goal = row.name.includes('PostgreSQL')
       ? `>= ${POSTGRES_GOAL}x ${ratio >= POSTGRES_GOAL && row.refused === 0 ? 'met' : 'not met'}`
@@ -127,6 +146,8 @@ export async function benchWebhookIngest(): Promise<void> {
     console.log(
       `  ${row.name.padEnd(64)} ${Math.round(row.acceptedPerSecond).toString().padStart(10)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.refused).padStart(8)} ${ratio.toFixed(3).padStart(7)}x ${handled.padStart(10)}  ${goal}`,
     );
+    console.log(row.cpu);
   }
+  if (base.warning !== undefined) console.log(`  ${base.warning}`);
   if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');
 }
