@@ -65,7 +65,7 @@ function isRunner(pid: string): boolean {
 }
 
 /**
- * One line splitting the CPU spent between two snapshots per operation (microseconds), and how
+ * One line (not indented) splitting the CPU spent between two snapshots per operation (microseconds), and how
  * busy the machine was: where a request's cost goes, steadier from run to run than throughput on
  * a shared machine. A busy share near 100% means the figures above are CPU-bound.
  */
@@ -76,8 +76,9 @@ export function cpuPerOperation(
   unit: string,
   thisProcess = 'host + load generator',
 ): string {
-  if (before === undefined || after === undefined || operations <= 0)
-    return '    (CPU split skipped: no /proc to read on this system)';
+  if (before === undefined || after === undefined)
+    return '(CPU split skipped: no /proc to read on this system)';
+  if (operations <= 0) return `(CPU split skipped: no ${unit} completed)`;
   // Per process, from its own earlier reading (0 for one started meanwhile). A process that ended
   // meanwhile (a closed database connection) is missing from `after`: its last ticks are not counted.
   const spent: Record<Part, number> = { bench: 0, runners: 0, postgres: 0 };
@@ -89,5 +90,5 @@ export function cpuPerOperation(
   const runners = per(spent.runners);
   const postgres = per(spent.postgres);
   const busy = (after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal || 1);
-  return `    CPU per ${unit}: ${host} us this process (${thisProcess}), ${runners} us runners, ${postgres} us PostgreSQL = ${host + runners + postgres} us; machine ${Math.round(busy * 100)}% busy`;
+  return `CPU per ${unit}: ${host} us this process (${thisProcess}), ${runners} us runners, ${postgres} us PostgreSQL = ${host + runners + postgres} us; machine ${Math.round(busy * 100)}% busy`;
 }

@@ -48,13 +48,13 @@ export function bracketedBaseline(
   before: number,
   after: number,
   tolerance = 0.25,
-): { readonly requestsPerSecond: number; readonly warning?: string } {
+): { readonly perSecond: number; readonly warning?: string } {
   const mean = (before + after) / 2;
   const drift = Math.abs(before - after) / Math.max(before, after, 1);
   return drift <= tolerance
-    ? { requestsPerSecond: mean }
+    ? { perSecond: mean }
     : {
-        requestsPerSecond: mean,
+        perSecond: mean,
         warning: `warning: the bare baseline moved ${Math.round(drift * 100)}% between its two runs (${Math.round(before)} and ${Math.round(after)} req/s): this machine's speed changed during the run, so the ratios are uncertain by about as much; run it again on a quieter machine`,
       };
 }

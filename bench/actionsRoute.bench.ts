@@ -131,7 +131,7 @@ export async function benchActionsRoute(): Promise<void> {
     `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}  ${'goal (issue 17)'.padEnd(22)} met`,
   );
   for (const row of [bareBefore, ...targets, bareAfter]) {
-    const ratio = row.requestsPerSecond / base.requestsPerSecond;
+    const ratio = row.requestsPerSecond / base.perSecond;
     const goal =
       row.goal === undefined
         ? ''
@@ -147,7 +147,7 @@ export async function benchActionsRoute(): Promise<void> {
     console.log(
       `  ${row.name.padEnd(58)} ${Math.round(row.requestsPerSecond).toString().padStart(9)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.non2xx).padStart(8)} ${ratio.toFixed(3).padStart(12)}x  ${goal.padEnd(22)} ${met}`,
     );
-    console.log(row.cpu);
+    console.log(`    ${row.cpu}`);
   }
   if (base.warning !== undefined) console.log(`  ${base.warning}`);
   if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');

@@ -177,7 +177,8 @@ async function measureMinute(baseUrl: string) {
         cpuBefore,
         cpuAfter,
         expected,
-        'schedule run (both instances, firing and running)',
+        'schedule run (firing and running)',
+        'both host instances',
       ),
     };
   } finally {
@@ -240,5 +241,5 @@ export async function benchScheduler(): Promise<void> {
   console.log(
     `  jobs per instance: ${[...result.instances.values()].join(' / ')}${result.firstError === undefined ? '' : `; first error: ${result.firstError}`}`,
   );
-  console.log(result.cpu.replace(/^ {4}/, '  '));
+  console.log(`  ${result.cpu}`);
 }

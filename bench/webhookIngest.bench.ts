@@ -138,7 +138,7 @@ export async function benchWebhookIngest(): Promise<void> {
   for (const row of results) {
     const handled =
       row.handledPerSecond === undefined ? '' : `${Math.round(row.handledPerSecond)} (${row.handled})`;
-    const ratio = row.acceptedPerSecond / base.requestsPerSecond;
+    const ratio = row.acceptedPerSecond / base.perSecond;
     // Issue 17: signed, durable ingress on PostgreSQL at a quarter of a bare server at least.
     const goal = row.name.includes('PostgreSQL')
       ? `>= ${POSTGRES_GOAL}x ${ratio >= POSTGRES_GOAL && row.refused === 0 ? 'met' : 'not met'}`
@@ -146,7 +146,7 @@ export async function benchWebhookIngest(): Promise<void> {
     console.log(
       `  ${row.name.padEnd(64)} ${Math.round(row.acceptedPerSecond).toString().padStart(10)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${String(row.refused).padStart(8)} ${ratio.toFixed(3).padStart(7)}x ${handled.padStart(10)}  ${goal}`,
     );
-    console.log(row.cpu);
+    console.log(`    ${row.cpu}`);
   }
   if (base.warning !== undefined) console.log(`  ${base.warning}`);
   if (!pgUrl) console.log('  (PostgreSQL row skipped: set PLATFORM_TEST_DATABASE_URL to include it)');

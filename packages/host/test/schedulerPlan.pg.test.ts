@@ -1,7 +1,7 @@
 import { createHost, type Host } from '@platform/host';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sql } from '../src/db/Db.js';
+import { sqlText } from '../src/db/Db.js';
 import { installFixture, pgSchema } from './_host.js';
 import { testDatabase } from './_postgres.js';
 
@@ -29,8 +29,6 @@ function rowsRemovedByJoinFilters(node: PlanNode): number {
     (node.Plans ?? []).reduce((sum, child) => sum + rowsRemovedByJoinFilters(child), 0)
   );
 }
-
-const sqlText = (sql: Sql) => (typeof sql === 'string' ? sql : sql.text);
 
 if (baseUrl) {
   describe('the scheduler on stale planner statistics', { timeout: 120_000 }, () => {

@@ -67,8 +67,8 @@ export function refusedAddressClass(address: string, allowLoopback: boolean): st
 
 /**
  * An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, `::ffff:a00:1`; how a dual-stack socket names an
- * IPv4 peer) as the IPv4 address it embeds; any other text as given. The one reading of the mapped
- * form that the host's client addresses and this policy share.
+ * IPv4 peer) as the IPv4 address it embeds; any other text as given. Read by ipaddr.js, as
+ * {@link refusedAddressClass} reads them; the host's client addresses go through it.
  * @example unmappedAddress('::ffff:10.0.0.1') // '10.0.0.1'
  */
 export function unmappedAddress(address: string): string {
