@@ -6,14 +6,16 @@
 //                   abandon { callId }, stats { statsId }
 //   runner -> host: ready, cap { callId, versionId, capId, method, args, logs?, used? }, log { callId, entries },
 //                   result { callId, ok, value | error: { kind, message }, logs?, used? }, evicted { versionId },
-//                   stats { statsId, isolates, versions }, security { kind, versionId, message },
+//                   stats { statsId, isolates, versions, callsOnThread, callsOnPool, pooledVersions },
+//                   security { kind, versionId, message },
 //                   leftover { versionId, cpuMs }
 // `used` (JSON text): the storage values the host read ahead for a call (`preload` in its request)
 // that the guest used since its previous message; the prelude prefixes a result with "\0used\0".
 // A call without `script` for a version this runner has evicted answers `missing_code`; the host
 // sends it again with the script. `logs`/`entries`: a call's console lines (JSON text) not sent yet,
 // handled by the host before the message they ride on. A call's start is not a message: the
-// prelude marks it in shared memory (start flags, below).
+// prelude marks it in shared memory (start flags, below). A call enters its isolate on this
+// thread when it can (see RUN_NOW_TIMEOUT_MS), else through isolated-vm's thread pool.
 //
 // Nothing that comes out of an isolate is trusted. The guest names the call a request belongs to
 // (several calls of one version share its isolate), so a request is answered only when that call
@@ -34,6 +36,33 @@ const IDLE_WATCHDOG_INTERVAL_MS = 50;
 // Compiling a version again for its code cache runs in its isolate, outside any call: allowed this
 // much CPU on top of the leftover budget, once per version.
 const WARM_ALLOWANCE_NS = 250_000_000n;
+// Entering on this thread. A call whose isolate is idle enters it on this thread (applySync) rather
+// than through isolated-vm's thread pool: no hop to the isolate's thread and back, which cost ~55 us
+// of CPU per call. Partner code then holds this thread, so the entry is bounded: past this wall time
+// it is stopped, its isolate disposed and the call run again from the start on the pool (no effect
+// of the stopped run has left the isolate: its requests wait in this thread's queue and are
+// dropped). A stopped entry sends its version to the pool for good (in this runner), and so do
+// entries whose CPU, averaged over the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a
+// garbage collection, does not): a handler holds this thread for at most RUN_NOW_TIMEOUT_MS, once or
+// twice, or about a millisecond at a time. What follows a call's first await runs on the pool,
+// where its CPU budget is watched.
+//
+// Idle means no work of the isolate can be running on the pool, or this thread would wait for it
+// (and no watchdog tick could stop it): nothing this runner sent there (`poolWork`) is unfinished
+// (isolated-vm settles a task only after the microtasks it queued have run), and nothing partner
+// code does can post work that runs later by itself (the prelude makes WebAssembly compile at once
+// and FinalizationRegistry call nothing back: those were V8's only tasks that run JavaScript).
+const RUN_NOW_TIMEOUT_MS = 10;
+const RUN_NOW_MEAN_NS = 1_000_000;
+// An isolate that took calls on this thread gets an empty task on the pool at most this often while
+// idle: tasks V8 posted meanwhile (garbage collection's, none that runs JavaScript) run only there.
+const DRAIN_MS = 50;
+// Versions sent to the pool, remembered past eviction; the oldest are forgotten past this many.
+const POOLED_VERSIONS_KEPT = 4096;
+const pooledVersions = new Set();
+// Calls entered each way since this runner started (its stats).
+let callsOnThread = 0;
+let callsOnPool = 0;
 // Ended call ids each isolate remembers, to tell a late request of its own from a borrowed id.
 const ENDED_CALLS_KEPT = 256;
 // Security reports per isolate per minute; past that one line says how many were held back.
@@ -58,7 +87,7 @@ let idleMs;
 let leftoverCpuNs;
 const PRELUDE_FILENAME = 'platform:prelude.js';
 const bundleFilename = (versionId) => `platform:bundle/${versionId}.js`;
-/** versionId -> { script, cachedData, cacheWarm } */
+/** versionId -> { script, cachedData, cacheWarm, entryNs? } (entryNs: see RUN_NOW_MEAN_NS) */
 const versions = new Map();
 /** versionId -> Promise<Entry>; an Entry is one isolate with the version loaded. */
 const entries = new Map();
@@ -154,21 +183,32 @@ function reportForeign(entry, what) {
 // What the isolate posts: no Node object or reference ever enters it; answers go back through
 // the isolate's own `__platformDeliver`, called from here, and only while the call still runs.
 function poster(entry) {
-  // Ignored: its result tells nothing, and waiting for it woke this thread once more per answer.
+  // Its result tells nothing; that it settled says the isolate has finished the continuation.
   const deliver = (id, value) => {
     if (entry.disposed || entry.deliver === undefined) return;
     try {
       // A number and a string or undefined: primitives cross as they are, no copy needed.
-      entry.deliver.applyIgnored(undefined, [
-        typeof id === 'number' ? id : 0,
-        typeof value === 'string' ? value : undefined,
-      ]);
+      poolWork(
+        entry,
+        entry.deliver.apply(undefined, [
+          typeof id === 'number' && id > 0 ? id : -1,
+          typeof value === 'string' ? value : undefined,
+        ]),
+      );
     } catch {
       // The isolate went meanwhile: its call fails through its own apply.
     }
   };
   return (kind, id, a, b, c, d) => {
-    if (kind === 'cap') {
+    if (kind === 'done') {
+      // The result of a call entered on this thread (runNow); `c` set: its run rejected.
+      const callId = String(a);
+      const owner = ownership(entry, callId);
+      if (owner === 'foreign') reportForeign(entry, 'result');
+      const call = owner === 'live' ? calls.get(callId) : undefined;
+      if (c === true) call?.fail?.(new Error(String(b)));
+      else call?.settle?.(typeof b === 'string' ? b : undefined);
+    } else if (kind === 'cap') {
       const callId = String(a);
       const owner = ownership(entry, callId);
       if (owner === 'foreign') {
@@ -253,11 +293,6 @@ function markStarted(call) {
 const START_SLOTS = 64;
 
 function takeStartSlot(entry) {
-  if (entry.startFlags === undefined) {
-    entry.startFlags = new Int32Array(new SharedArrayBuffer(4 * START_SLOTS));
-    entry.freeStartSlots = Array.from({ length: START_SLOTS }, (_, slot) => START_SLOTS - 1 - slot);
-    entry.startFlagsSent = false;
-  }
   const slot = entry.freeStartSlots.pop() ?? -1;
   if (slot >= 0) Atomics.store(entry.startFlags, slot, 0);
   return slot;
@@ -317,13 +352,20 @@ async function preparedEntry() {
     idleCpuStart: undefined,
     idleAllowanceNs: 0n,
     pending: 0,
+    // Work sent to the pool and not finished (see RUN_NOW_TIMEOUT_MS); calls entered on this thread
+    // since the pool last ran the isolate's posted tasks, and when it did (DRAIN_MS).
+    poolTasks: 0,
+    ranNow: false,
+    drainedAt: 0,
     ended: new Set(),
     reports: { since: Date.now(), sent: 0, held: 0 },
   };
   try {
     const context = await isolate.createContext();
+    entry.startFlags = new Int32Array(new SharedArrayBuffer(4 * START_SLOTS));
+    entry.freeStartSlots = Array.from({ length: START_SLOTS }, (_, slot) => START_SLOTS - 1 - slot);
     await context.evalClosure(
-      'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2, subtle: $3, begin: $4 };',
+      'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2, subtle: $3, begin: $4, flags: $5 };',
       [
         new ivm.Callback(poster(entry), { ignored: true }),
         new ivm.Callback(logger(entry), { ignored: true }),
@@ -335,6 +377,8 @@ async function preparedEntry() {
         // charged to the leftover budget until this lands. Should that budget dispose the isolate
         // meanwhile, the call reruns fresh, which is safe: its capability requests come after this.
         new ivm.Callback(beginner(entry), { ignored: true }),
+        // Copied, a SharedArrayBuffer stays shared: the start flags (see START_SLOTS).
+        new ivm.ExternalCopy(entry.startFlags.buffer).copyInto({ release: true }),
       ],
     );
     const prelude = await isolate.compileScript(preludeText, {
@@ -413,7 +457,8 @@ const cacheIsCold = (versionId) => !preludeCacheWarm || versions.get(versionId)?
 
 async function warmCaches(versionId, entry) {
   const cacheAgain = async (source, filename) =>
-    (await entry.isolate.compileScript(source, { filename, produceCachedData: true })).cachedData;
+    (await poolWork(entry, entry.isolate.compileScript(source, { filename, produceCachedData: true })))
+      .cachedData;
   if (!preludeCacheWarm) {
     preludeCacheWarm = true;
     preludeCache = (await cacheAgain(preludeText, PRELUDE_FILENAME)) ?? preludeCache;
@@ -462,8 +507,13 @@ function clearTimers(call) {
 function dispose(versionId, entry, reason) {
   if (entry.disposed) return;
   entry.disposed = true;
-  for (const call of calls.values()) if (call.entry === entry) clearTimers(call);
   entry.reason = reason;
+  for (const call of calls.values()) {
+    if (call.entry !== entry) continue;
+    clearTimers(call);
+    // A call entered on this thread waits for its 'done' post, which will not come now.
+    call.fail?.(new Error('the isolate was disposed'));
+  }
   entries.delete(versionId);
   if (ready.get(versionId) === entry) ready.delete(versionId);
   if (!entry.isolate.isDisposed) entry.isolate.dispose();
@@ -552,6 +602,8 @@ async function runCall(message, retried = false) {
   let retry = false;
   try {
     entry = await entryFor(versionId);
+    // On this thread only when nothing else of the isolate runs or waits on the pool.
+    const now = !pooledVersions.has(versionId) && entry.poolTasks === 0 && !inUse(entry);
     call = {
       entry,
       versionId,
@@ -563,20 +615,13 @@ async function runCall(message, retried = false) {
       cpuStart: undefined,
       cpuLimitNs: BigInt(Math.round(message.cpuLimitMs * 1e6)),
       slot: takeStartSlot(entry),
+      // Set for a call entered on this thread: its result comes as a 'done' post.
+      settle: undefined,
+      fail: undefined,
     };
     calls.set(callId, call);
     watchCalls();
-    // The flags' buffer goes in once per isolate (each copy of it costs ~25 us); the prelude keeps it.
-    const flags = entry.startFlagsSent ? undefined : entry.startFlags.buffer;
-    entry.startFlagsSent = true;
-    const value = await entry.run.apply(
-      undefined,
-      [callId, message.request, message.deadline, flags, call.slot],
-      // Strings and numbers cross as they are; only the flags' buffer needs copying (it shares).
-      flags === undefined
-        ? { result: { promise: true } }
-        : { arguments: { copy: true }, result: { promise: true } },
-    );
+    const value = await (now ? runNow(call, callId, message) : runPooled(call, callId, message));
     // The prelude answers JSON text; anything else (a Reference) never goes to the host.
     if (value !== undefined && typeof value !== 'string')
       throw new Error('the isolate answered no JSON text');
@@ -603,6 +648,8 @@ async function runCall(message, retried = false) {
     // Queued behind work an earlier call left running, this call's code never started: it runs
     // again in a fresh isolate, so the next call after such abuse answers normally.
     retry = !retried && entry?.reason === 'leftover' && (call === undefined || !hasStarted(call));
+    // Stopped while it held this thread (RUN_NOW_TIMEOUT_MS): it runs again, from the start, on the pool.
+    retry ||= entry?.reason === 'stopped';
     if (!retry)
       send({ type: 'result', callId, ok: false, error: failure(entry, error), logs: takeLogs(call) });
   } finally {
@@ -614,6 +661,91 @@ async function runCall(message, retried = false) {
     }
   }
   if (retry) await runCall(message, true);
+}
+
+// A call entered on the isolate's own thread, from the pool. Strings and numbers cross as they are.
+function runPooled(call, callId, message) {
+  callsOnPool++;
+  return poolWork(
+    call.entry,
+    call.entry.run.apply(undefined, [callId, message.request, message.deadline, call.slot], {
+      result: { promise: true },
+    }),
+  );
+}
+
+// A call entered on this thread (see RUN_NOW_TIMEOUT_MS). What it does up to its first await runs
+// now; its result comes through a 'done' post, once its handler settles (here or on the pool).
+function runNow(call, callId, message) {
+  const { entry, versionId } = call;
+  const settled = new Promise((resolve, reject) => {
+    call.settle = resolve;
+    call.fail = reject;
+  });
+  // Should the entry below throw, nothing awaits this promise when a later dispose rejects it.
+  settled.catch(() => {});
+  callsOnThread++;
+  const before = cpuTimeOf(entry);
+  try {
+    // First says which call comes, and its start flag (a bundle may wrap the run function, and
+    // drop arguments).
+    entry.deliver.applySync(undefined, [0, callId, call.slot], { timeout: RUN_NOW_TIMEOUT_MS });
+    const value = entry.run.applySync(undefined, [callId, message.request, message.deadline], {
+      timeout: RUN_NOW_TIMEOUT_MS,
+    });
+    // Only a wrapper returns anything here (the prelude answers through 'done'): not used, let go.
+    if (value instanceof ivm.Reference) value.release();
+  } catch (error) {
+    if (!entry.isolate.isDisposed && /timed out/i.test(String(error?.message))) {
+      if (call.slot >= 0 && Atomics.load(entry.startFlags, call.slot) === 0) {
+        // The call's code never started: other code held the isolate (a bundle's own, on the way
+        // into the call). Reported and handled as leftover work: the call runs again in a fresh isolate.
+        send({ type: 'leftover', versionId, cpuMs: Number((cpuTimeOf(entry) - before) / 1_000_000n) });
+        dispose(versionId, entry, 'leftover');
+      } else {
+        poolVersion(versionId);
+        dispose(versionId, entry, 'stopped');
+      }
+    }
+    throw error;
+  }
+  // The whole entry is the call's CPU (no watchdog tick can fall inside it).
+  if (call.cpuStart === undefined) {
+    call.cpuStart = before;
+    entry.idleCpuStart = undefined;
+  }
+  const version = versions.get(versionId);
+  if (version !== undefined) {
+    version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(cpuTimeOf(entry) - before) * 0.1;
+    if (version.entryNs > RUN_NOW_MEAN_NS) poolVersion(versionId);
+  }
+  entry.ranNow = true;
+  return settled;
+}
+
+function poolVersion(versionId) {
+  pooledVersions.delete(versionId);
+  pooledVersions.add(versionId);
+  if (pooledVersions.size > POOLED_VERSIONS_KEPT) pooledVersions.delete(pooledVersions.values().next().value);
+}
+
+// Work sent to the isolate's pool thread: until it settles, no call enters on this thread.
+function poolWork(entry, task) {
+  entry.poolTasks++;
+  const settled = () => {
+    entry.poolTasks--;
+  };
+  task.then(settled, settled);
+  return task;
+}
+
+// The tasks V8 posted to an idle isolate that took calls on this thread, run on the pool.
+function drainIfDue(entry, now) {
+  if (!entry.ranNow || now - entry.drainedAt < DRAIN_MS) return;
+  if (entry.disposed || entry.poolTasks > 0 || inUse(entry)) return;
+  entry.ranNow = false;
+  entry.drainedAt = now;
+  poolWork(entry, entry.deliver.apply(undefined, [-1])).catch(() => {});
 }
 
 // A call ends here when its handler settles.
@@ -677,7 +809,9 @@ function watch() {
     if (call.entry.disposed || !hasStarted(call)) continue;
     if (cpuTimeOf(call.entry) - call.cpuStart > call.cpuLimitNs) dispose(call.versionId, call.entry, 'cpu');
   }
+  const now = Date.now();
   for (const [versionId, entry] of ready) {
+    drainIfDue(entry, now);
     if (entry.disposed || entry.idleCpuStart === undefined) continue;
     const used = cpuTimeOf(entry) - entry.idleCpuStart;
     if (used > leftoverCpuNs + entry.idleAllowanceNs) {
@@ -713,7 +847,15 @@ process.on('message', (message) => {
       abandon(message.callId);
       break;
     case 'stats':
-      send({ type: 'stats', statsId: message.statsId, isolates: ready.size, versions: versions.size });
+      send({
+        type: 'stats',
+        statsId: message.statsId,
+        isolates: ready.size,
+        versions: versions.size,
+        callsOnThread,
+        callsOnPool,
+        pooledVersions: pooledVersions.size,
+      });
       break;
   }
 });

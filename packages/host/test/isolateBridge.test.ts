@@ -30,10 +30,10 @@ function invoke(versionId: string, actionName: string, input: unknown, capabilit
   });
 }
 
-async function until<T>(read: () => T | undefined, what: string): Promise<T> {
+async function until<T>(read: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -107,12 +107,117 @@ describe('isolate bridge: a call borrows nothing', () => {
   });
 });
 
+describe('isolate bridge: calls enter on the runner thread while their isolate is idle', () => {
+  const stats = async () => (await runtime.stats())[0]!;
+  // Until the fence after the first call (the isolate's creation went through the pool) comes back.
+  async function idleIsolate(versionId: string, capabilities: Capabilities) {
+    expect(await invoke(versionId, 'ok', {}, capabilities)).toMatchObject({ ok: true });
+    await until(async () => {
+      const before = (await stats()).callsOnThread;
+      await invoke(versionId, 'ok', {}, capabilities);
+      return (await stats()).callsOnThread > before ? true : undefined;
+    }, 'a call entered on the runner thread');
+  }
+
+  it('enters sequential calls on the runner thread, and sends no version to the pool for them', async () => {
+    const capabilities = createMemoryCapabilities();
+    await idleIsolate('enter', capabilities);
+    const before = await stats();
+    for (let i = 0; i < 20; i++)
+      expect(await invoke('enter', 'ok', {}, capabilities)).toMatchObject({ ok: true });
+    const after = await stats();
+    expect(after.callsOnThread - before.callsOnThread).toBeGreaterThanOrEqual(15);
+    expect(after.pooledVersions).toBe(before.pooledVersions);
+  });
+
+  it('stops a call that holds the runner thread past its slice and runs it again on the pool, its effects once', async () => {
+    const memory = createMemoryCapabilities();
+    const lines: string[] = [];
+    let writes = 0;
+    const capabilities: Capabilities = {
+      ...memory,
+      log: (entry) => lines.push(entry.message),
+      storage: {
+        ...memory.storage,
+        set: (scope, key, value) => {
+          writes++;
+          return memory.storage.set(scope, key, value);
+        },
+      },
+    };
+    await idleIsolate('slow', capabilities);
+    const before = await stats();
+    // 200 ms before its first await: far past the 10 ms slice, well inside its CPU budget.
+    expect(await invoke('slow', 'slow-start', { ms: 200 }, capabilities)).toEqual({
+      ok: true,
+      data: { spun: 200 },
+    });
+    // The stopped run's write request and log line never left the runner; the rerun's did, once.
+    expect(writes).toBe(1);
+    expect(lines.filter((line) => line === 'slow-start began')).toHaveLength(1);
+    const after = await stats();
+    expect(after.pooledVersions).toBe(before.pooledVersions + 1);
+    // From now on the version enters through the pool.
+    const onThread = after.callsOnThread;
+    expect(await invoke('slow', 'ok', {}, capabilities)).toMatchObject({ ok: true });
+    expect((await stats()).callsOnThread).toBe(onThread);
+  });
+
+  it('kills a runner that stops answering once a call ran past its budget; the next call gets a new runner', async () => {
+    const warnings: string[] = [];
+    const own = createIsolatedRuntime({
+      runners: 1,
+      unresponsiveRunnerMs: 500,
+      onWarning: (message) => warnings.push(message),
+    });
+    const call = (timeoutMs: number) =>
+      own.invokeAction({
+        version: { id: 'stuck', slug: 'stuck', number: 1, loadBundle: async () => bundle },
+        capabilities: createMemoryCapabilities(),
+        actor: { kind: 'user', userId: 'u1', accountId: 'a1' },
+        timeoutMs,
+        actionName: 'ok',
+        rawBody: '{}',
+      });
+    try {
+      expect(await call(10_000)).toMatchObject({ ok: true });
+      const [pid] = own.runnerPids();
+      // Stands in for a runner thread that never comes back.
+      process.kill(pid!, 'SIGSTOP');
+      expect(await call(300)).toMatchObject({ ok: false });
+      await until(() => (own.runnerPids().includes(pid!) ? undefined : true), 'the stuck runner killed');
+      expect(warnings.join('\n')).toMatch(
+        /did not answer for 500 ms after a call ran past its budget: killed/,
+      );
+      expect(await call(10_000)).toMatchObject({ ok: true });
+      expect(own.runnerPids()).not.toContain(pid);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('lets WebAssembly compile and FinalizationRegistry work without tasks that run later', async () => {
+    const result = await invoke('wasm', 'wasm', {}, createMemoryCapabilities());
+    expect(result).toEqual({
+      ok: true,
+      data: {
+        settledAtOnce: true,
+        module: true,
+        instantiated: true,
+        instance: true,
+        refused: 'CompileError',
+        unregistered: [true, false],
+        registry: '[object FinalizationRegistry]',
+      },
+    });
+  });
+});
+
 describe('isolate bridge: nothing a handler leaves behind keeps running', () => {
-  for (const action of ['leftover-timers', 'leftover-loop']) {
+  for (const action of ['leftover-timers', 'leftover-finalizer', 'leftover-loop']) {
     it(`${action}: the runner burns no CPU after the call, and the next calls answer`, async () => {
       const capabilities = createMemoryCapabilities();
       expect((await invoke('leftover', action, {}, capabilities)).ok).toBe(true);
-      // The isolate runs tasks V8 posted (a settled compile, finalizers) when it next gets work.
       expect(await invoke('leftover', 'ok', {}, capabilities)).toMatchObject({ ok: true });
       // Whatever was left is stopped within the leftover budget (100 ms of CPU) plus a watchdog tick.
       await new Promise((resolve) => setTimeout(resolve, 500));

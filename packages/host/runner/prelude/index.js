@@ -8,24 +8,32 @@ import { base64ToBytes } from './bytes.js';
 import { atob, btoa, DOMException, URL, URLSearchParams } from './coreJs.js';
 import { TextDecoder, TextEncoder } from './encoding.js';
 import { Headers, Request, Response } from './fetchTypes.js';
+import { withoutPostedTasks } from './postedTasks.js';
 import { structuredClone } from './structuredClone.js';
 import { CryptoKey, createSubtle } from './subtle.js';
 
 const g = globalThis;
 const bridge = g.__platformBridge;
 delete g.__platformBridge;
-const { post, log, randomBytes, subtle: subtleBridge, begin } = bridge;
+const { post, log, randomBytes, subtle: subtleBridge, begin, flags } = bridge;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 // Taken now: partner code may replace the globals, and these touch the runner's shared memory.
 const atomicsStore = Atomics.store;
 const Int32ArrayOf = Int32Array;
-// The runner's start flags for this isolate (a SharedArrayBuffer it reads): a call marks its slot
-// when its code starts, with no message (so no wake-up of the runner's thread per call).
-let startFlags;
+const promiseThen = Promise.prototype.then;
+const reflectApply = Reflect.apply;
+// The call the runner enters next on its own thread (applySync) and its start flag: said through
+// `__platformDeliver`, which only the runner holds, so it holds even where a bundle wraps `__platformRun`.
+let runNowCall;
+let runNowSlot = -1;
+// The runner's start flags for this isolate (shared memory it reads): a call marks its slot when its
+// code starts, with no message (so no wake-up of the runner's thread per call).
+const startFlags = new Int32ArrayOf(flags);
 // isolated-vm cannot run the delayed task a timed Atomics.waitAsync posts: the runner process
 // aborts (every call on it fails). Partner code has no use for it: there is no other thread.
 delete Atomics.waitAsync;
+withoutPostedTasks(g);
 
 // Asynchronous requests to the runner: `post` sends (arguments are copied strings and numbers) and
 // the runner answers later by calling `__platformDeliver` through a reference only it holds.
@@ -226,7 +234,12 @@ function capabilitiesFor(callId, preload) {
   return { capabilities, takeUsed };
 }
 
-define('__platformDeliver', (id, value) => {
+define('__platformDeliver', (id, value, slot) => {
+  if (id === 0) {
+    runNowCall = value;
+    runNowSlot = slot;
+    return;
+  }
   const request = waiting.get(id);
   if (request === undefined) return;
   waiting.delete(id);
@@ -245,12 +258,25 @@ define('__platformSetBundle', (namespace) => {
     );
   }
   // `deadline`: when the host stops waiting for this call (ms since the epoch), for ctx.remainingMs().
-  // `flags`: the start flags, given with this isolate's first call; `slot`: this call's, or -1
-  // when the runner has none free (then `begin` says the call started).
-  define('__platformRun', async (callId, requestJson, deadline, flags, slot) => {
-    if (flags !== undefined) startFlags = new Int32ArrayOf(flags);
-    if (startFlags !== undefined && slot >= 0) atomicsStore(startFlags, slot, 1);
-    else begin(callId);
+  // `slot`: this call's start flag, or -1 when the runner has none free (then `begin` says the call
+  // started). A call the runner enters on its own thread (`runNowCall`) has its slot given with it,
+  // and its result goes back through `post` ('done'): a promise cannot cross synchronously.
+  define('__platformRun', (callId, requestJson, deadline, slot) => {
+    if (runNowCall === undefined || runNowCall !== callId) {
+      if (slot >= 0) atomicsStore(startFlags, slot, 1);
+      else begin(callId);
+      return runGuest(callId, requestJson, deadline);
+    }
+    runNowCall = undefined;
+    if (runNowSlot >= 0) atomicsStore(startFlags, runNowSlot, 1);
+    reflectApply(promiseThen, runGuest(callId, requestJson, deadline), [
+      (value) => post('done', 0, callId, value),
+      (error) => post('done', 0, callId, String(error?.message ?? error), true),
+    ]);
+    return undefined;
+  });
+
+  async function runGuest(callId, requestJson, deadline) {
     currentCall = callId;
     try {
       const { preload, ...request } = jsonParse(requestJson);
@@ -266,5 +292,5 @@ define('__platformSetBundle', (namespace) => {
         __thrown: { name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) },
       });
     }
-  });
+  }
 });

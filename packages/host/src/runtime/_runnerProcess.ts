@@ -12,6 +12,12 @@ const MAX_ISOLATES = 32;
 const ISOLATE_IDLE_MS = 10 * 60_000;
 /** CPU an isolate may use while none of its calls runs (work a handler left behind). */
 const LEFTOVER_CPU_MS = 100;
+/**
+ * How long a runner may take to answer once a call on it ran past its budget. Its thread answers
+ * in microseconds unless something holds it, which nothing should (calls enter it for at most
+ * 10 ms): past this it is killed, failing its calls in flight, and replaced.
+ */
+const UNRESPONSIVE_RUNNER_MS = 10_000;
 
 /** What a runner reports about partner code it refused or stopped. */
 export interface RunnerReport {
@@ -62,7 +68,15 @@ type FromRunner =
   | { type: 'leftover'; versionId: string; cpuMs: number }
   | { type: 'log'; callId: string; entries: unknown }
   | { type: 'evicted'; versionId: string }
-  | { type: 'stats'; statsId: number; isolates: number; versions: number }
+  | {
+      type: 'stats';
+      statsId: number;
+      isolates: number;
+      versions: number;
+      callsOnThread: number;
+      callsOnPool: number;
+      pooledVersions: number;
+    }
   | { type: 'result'; callId: string; ok: true; value: string; logs?: unknown; used?: unknown }
   | {
       type: 'result';
@@ -82,6 +96,12 @@ export interface RunnerStats {
   readonly pid: number;
   readonly isolates: number;
   readonly versions: number;
+  /** Calls entered on the runner's own thread since it started (no hop to an isolate thread). */
+  readonly callsOnThread: number;
+  /** Calls entered through isolated-vm's thread pool since it started. */
+  readonly callsOnPool: number;
+  /** Versions whose calls now always enter through the pool (a call of theirs held the thread). */
+  readonly pooledVersions: number;
 }
 
 /** One runner child process and the calls in flight on it. */
@@ -137,6 +157,10 @@ export function startRunnerProcess(options: {
   leftoverCpuMs?: number;
   /** A request refused for naming a call its isolate does not run; an isolate disposed for leftover work. */
   onReport?: (report: RunnerReport) => void;
+  /** Killed for not answering (see UNRESPONSIVE_RUNNER_MS); default 10 s. */
+  unresponsiveMs?: number;
+  /** Operational messages from this side (a runner killed for not answering). */
+  onWarning?: (message: string) => void;
 }): RunnerProcess {
   const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
   const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
@@ -150,6 +174,7 @@ export function startRunnerProcess(options: {
   const statsWaiting = new Map<number, (stats: RunnerStats | undefined) => void>();
   let nextStats = 1;
   let exited = false;
+  let probing = false;
 
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => {
@@ -211,6 +236,9 @@ export function startRunnerProcess(options: {
         pid: child.pid ?? -1,
         isolates: message.isolates,
         versions: message.versions,
+        callsOnThread: message.callsOnThread,
+        callsOnPool: message.callsOnPool,
+        pooledVersions: message.pooledVersions,
       });
       statsWaiting.delete(message.statsId);
     } else if (message.type === 'evicted') {
@@ -253,14 +281,7 @@ export function startRunnerProcess(options: {
     has(versionId) {
       return loaded.has(versionId);
     },
-    stats() {
-      if (exited || !child.connected) return Promise.resolve(undefined);
-      const statsId = nextStats++;
-      return new Promise((resolve) => {
-        statsWaiting.set(statsId, resolve);
-        child.send({ type: 'stats', statsId });
-      });
-    },
+    stats,
     async call(call) {
       const outcome = await send(call, loaded.has(call.versionId));
       if (outcome.ok || outcome.error.kind !== 'missing_code') return outcome;
@@ -277,6 +298,33 @@ export function startRunnerProcess(options: {
     },
   };
 
+  function stats(): Promise<RunnerStats | undefined> {
+    if (exited || !child.connected) return Promise.resolve(undefined);
+    const statsId = nextStats++;
+    return new Promise((resolve) => {
+      statsWaiting.set(statsId, resolve);
+      child.send({ type: 'stats', statsId });
+    });
+  }
+
+  // A call ran past its budget: the runner should have stopped it. It must at least still answer.
+  function probe() {
+    if (probing || exited) return;
+    probing = true;
+    const unresponsiveMs = options.unresponsiveMs ?? UNRESPONSIVE_RUNNER_MS;
+    const timer = setTimeout(() => {
+      if (exited) return;
+      options.onWarning?.(
+        `did not answer for ${unresponsiveMs} ms after a call ran past its budget: killed; its calls in flight failed`,
+      );
+      child.kill('SIGKILL');
+    }, unresponsiveMs);
+    void stats().then(() => {
+      probing = false;
+      clearTimeout(timer);
+    });
+  }
+
   async function send(call: RunnerCall, withoutScript: boolean): Promise<RunnerOutcome> {
     if (exited || !child.connected) {
       return { ok: false, error: { kind: 'runner_exit', message: 'the runner process has exited' } };
@@ -291,6 +339,7 @@ export function startRunnerProcess(options: {
       const timer = setTimeout(() => {
         calls.delete(callId);
         if (!exited) child.send({ type: 'abandon', callId });
+        probe();
         resolve({
           ok: false,
           error: { kind: 'timeout', message: `the handler exceeded its ${call.timeoutMs} ms budget` },

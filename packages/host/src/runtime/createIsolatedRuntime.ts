@@ -40,7 +40,12 @@ export interface IsolatedRuntimeOptions {
    * left behind); past it the isolate is disposed and the next call gets a fresh one. Default 100 ms.
    */
   readonly leftoverCpuMs?: number;
-  /** Operational messages (runner exits, runner stderr). */
+  /**
+   * A runner that does not answer for this long once a call on it ran past its budget is killed
+   * (its calls in flight fail) and replaced. Default 10 s.
+   */
+  readonly unresponsiveRunnerMs?: number;
+  /** Operational messages (runner exits, runner stderr, runners killed for not answering). */
   readonly onWarning?: (message: string) => void;
   /** Partner code refused or stopped: borrowed call ids (a security event), leftover work. */
   readonly onReport?: (report: RuntimeReport) => void;
@@ -89,6 +94,8 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       ...(options.maxIsolatesPerRunner === undefined ? {} : { maxIsolates: options.maxIsolatesPerRunner }),
       ...(options.isolateIdleMs === undefined ? {} : { idleMs: options.isolateIdleMs }),
       ...(options.leftoverCpuMs === undefined ? {} : { leftoverCpuMs: options.leftoverCpuMs }),
+      ...(options.unresponsiveRunnerMs === undefined ? {} : { unresponsiveMs: options.unresponsiveRunnerMs }),
+      onWarning: (message) => options.onWarning?.(`isolated runtime: runner ${slot}: ${message}`),
       onReport: report,
       onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
       onExit: (code, signal) => {
