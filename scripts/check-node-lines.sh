@@ -18,6 +18,7 @@ FILES=(
   packages/host/test/isolatedVm.test.ts
   packages/host/test/runnerProcess.test.ts
   packages/host/test/isolatedRuntime.test.ts
+  packages/host/test/isolateBridge.test.ts
   packages/host/test/guestWebApis.test.ts
   packages/host/test/webhooks.test.ts
   packages/host/test/schedules.test.ts
