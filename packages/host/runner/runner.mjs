@@ -355,6 +355,8 @@ async function preparedEntry() {
     // Work sent to the pool and not finished (see RUN_NOW_TIMEOUT_MS); calls entered on this thread
     // since the pool last ran the isolate's posted tasks, and when it did (DRAIN_MS).
     poolTasks: 0,
+    // Calls waiting for that work to finish, to enter on this thread.
+    poolIdle: [],
     ranNow: false,
     drainedAt: 0,
     ended: new Set(),
@@ -517,6 +519,10 @@ function dispose(versionId, entry, reason) {
   entries.delete(versionId);
   if (ready.get(versionId) === entry) ready.delete(versionId);
   if (!entry.isolate.isDisposed) entry.isolate.dispose();
+  // Calls waiting to enter it look for the version's next isolate.
+  const waiting = entry.poolIdle;
+  entry.poolIdle = [];
+  for (const resolve of waiting) resolve();
 }
 
 // Isolates are bounded: past `maxIsolates` the least recently used idle one goes, and any idle for
@@ -529,8 +535,11 @@ function evict(versionId, entry) {
 }
 
 // Whether a call uses the isolate; with `live`, only calls the host still waits for (not abandoned).
+// A call whose result was taken at the end of its entry on this thread (`done`) uses it no more.
 function inUse(entry, live = false) {
-  for (const call of calls.values()) if (call.entry === entry && !(live && call.abandoned)) return true;
+  for (const call of calls.values()) {
+    if (call.entry === entry && !call.done && !(live && call.abandoned)) return true;
+  }
   return false;
 }
 
@@ -601,8 +610,14 @@ async function runCall(message, retried = false) {
   let call;
   let retry = false;
   try {
-    entry = await entryFor(versionId);
-    // On this thread only when nothing else of the isolate runs or waits on the pool.
+    // On this thread only when nothing else of the isolate runs or waits on the pool. Work the pool
+    // is finishing for it (no call waiting on a request) is waited for here: the isolate runs one
+    // thing at a time either way, and entering it from both sides by turns costs more than either.
+    for (;;) {
+      entry = await entryFor(versionId);
+      if (entry.poolTasks === 0 || inUse(entry) || pooledVersions.has(versionId)) break;
+      await new Promise((resolve) => entry.poolIdle.push(resolve));
+    }
     const now = !pooledVersions.has(versionId) && entry.poolTasks === 0 && !inUse(entry);
     call = {
       entry,
@@ -675,7 +690,8 @@ function runPooled(call, callId, message) {
 }
 
 // A call entered on this thread (see RUN_NOW_TIMEOUT_MS). What it does up to its first await runs
-// now; its result comes through a 'done' post, once its handler settles (here or on the pool).
+// now; its result is taken at once if its handler settled then, else it comes through a 'done'
+// post once the handler settles on the pool.
 function runNow(call, callId, message) {
   const { entry, versionId } = call;
   const settled = new Promise((resolve, reject) => {
@@ -695,6 +711,13 @@ function runNow(call, callId, message) {
     });
     // Only a wrapper returns anything here (the prelude answers through 'done'): not used, let go.
     if (value instanceof ivm.Reference) value.release();
+    // The result, if the handler settled within the entry ("r" or "f" first); else it comes as 'done'.
+    const taken = entry.deliver.applySync(undefined, [-2], { timeout: RUN_NOW_TIMEOUT_MS });
+    if (typeof taken === 'string') {
+      call.done = true;
+      if (taken.charAt(0) === 'r') call.settle(taken.slice(1));
+      else call.fail(new Error(taken.slice(1)));
+    }
   } catch (error) {
     if (!entry.isolate.isDisposed && /timed out/i.test(String(error?.message))) {
       if (call.slot >= 0 && Atomics.load(entry.startFlags, call.slot) === 0) {
@@ -733,7 +756,10 @@ function poolVersion(versionId) {
 function poolWork(entry, task) {
   entry.poolTasks++;
   const settled = () => {
-    entry.poolTasks--;
+    if (--entry.poolTasks > 0) return;
+    const waiting = entry.poolIdle;
+    entry.poolIdle = [];
+    for (const resolve of waiting) resolve();
   };
   task.then(settled, settled);
   return task;

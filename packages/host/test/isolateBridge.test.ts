@@ -128,6 +128,12 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     const after = await stats();
     expect(after.callsOnThread - before.callsOnThread).toBeGreaterThanOrEqual(15);
     expect(after.pooledVersions).toBe(before.pooledVersions);
+    // Overlapping calls take turns on the thread too (the isolate runs one at a time either way).
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => invoke('enter', 'ok', {}, capabilities)),
+    );
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect((await stats()).callsOnThread - after.callsOnThread).toBeGreaterThanOrEqual(15);
   });
 
   it('stops a call that holds the runner thread past its slice and runs it again on the pool, its effects once', async () => {

@@ -27,6 +27,10 @@ const reflectApply = Reflect.apply;
 // `__platformDeliver`, which only the runner holds, so it holds even where a bundle wraps `__platformRun`.
 let runNowCall;
 let runNowSlot = -1;
+// While the runner's synchronous entry lasts, a result that settles is kept for it to take (no
+// message); one that settles later, after an await, is posted ('done').
+let runNowOpen = false;
+let runNowResult;
 // The runner's start flags for this isolate (shared memory it reads): a call marks its slot when its
 // code starts, with no message (so no wake-up of the runner's thread per call).
 const startFlags = new Int32ArrayOf(flags);
@@ -240,6 +244,14 @@ define('__platformDeliver', (id, value, slot) => {
     runNowSlot = slot;
     return;
   }
+  if (id === -2) {
+    // The runner takes the result of the call it entered, if it settled meanwhile: "r" and the
+    // result, or "f" and why its run failed.
+    runNowOpen = false;
+    const result = runNowResult;
+    runNowResult = undefined;
+    return result;
+  }
   const request = waiting.get(id);
   if (request === undefined) return;
   waiting.delete(id);
@@ -269,9 +281,18 @@ define('__platformSetBundle', (namespace) => {
     }
     runNowCall = undefined;
     if (runNowSlot >= 0) atomicsStore(startFlags, runNowSlot, 1);
+    runNowOpen = true;
+    runNowResult = undefined;
     reflectApply(promiseThen, runGuest(callId, requestJson, deadline), [
-      (value) => post('done', 0, callId, value),
-      (error) => post('done', 0, callId, String(error?.message ?? error), true),
+      (value) => {
+        if (runNowOpen) runNowResult = `r${value}`;
+        else post('done', 0, callId, value);
+      },
+      (error) => {
+        const message = String(error?.message ?? error);
+        if (runNowOpen) runNowResult = `f${message}`;
+        else post('done', 0, callId, message, true);
+      },
     ]);
     return undefined;
   });
