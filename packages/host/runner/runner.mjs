@@ -206,8 +206,11 @@ function poster(entry) {
       const owner = ownership(entry, callId);
       if (owner === 'foreign') reportForeign(entry, 'result');
       const call = owner === 'live' ? calls.get(callId) : undefined;
-      if (c === true) call?.fail?.(new Error(String(b)));
-      else call?.settle?.(typeof b === 'string' ? b : undefined);
+      if (call?.settle === undefined) return;
+      // Its isolate runs nothing of it any more (see inUse), though it is released a moment later.
+      call.done = true;
+      if (c === true) call.fail(new Error(String(b)));
+      else call.settle(typeof b === 'string' ? b : undefined);
     } else if (kind === 'cap') {
       const callId = String(a);
       const owner = ownership(entry, callId);
@@ -364,13 +367,16 @@ async function preparedEntry() {
   };
   try {
     const context = await isolate.createContext();
+    // What the isolate posts and logs, also handed over in a batch at the end of an entry here.
+    entry.post = poster(entry);
+    entry.log = logger(entry);
     entry.startFlags = new Int32Array(new SharedArrayBuffer(4 * START_SLOTS));
     entry.freeStartSlots = Array.from({ length: START_SLOTS }, (_, slot) => START_SLOTS - 1 - slot);
     await context.evalClosure(
       'globalThis.__platformBridge = { post: $0, log: $1, randomBytes: $2, subtle: $3, begin: $4, flags: $5 };',
       [
-        new ivm.Callback(poster(entry), { ignored: true }),
-        new ivm.Callback(logger(entry), { ignored: true }),
+        new ivm.Callback(entry.post, { ignored: true }),
+        new ivm.Callback(entry.log, { ignored: true }),
         new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
           sync: true,
         }),
@@ -690,8 +696,7 @@ function runPooled(call, callId, message) {
 }
 
 // A call entered on this thread (see RUN_NOW_TIMEOUT_MS). What it does up to its first await runs
-// now; its result is taken at once if its handler settled then, else it comes through a 'done'
-// post once the handler settles on the pool.
+// now; its result comes through a 'done' post once its handler settles (here or on the pool).
 function runNow(call, callId, message) {
   const { entry, versionId } = call;
   const settled = new Promise((resolve, reject) => {
@@ -711,12 +716,17 @@ function runNow(call, callId, message) {
     });
     // Only a wrapper returns anything here (the prelude answers through 'done'): not used, let go.
     if (value instanceof ivm.Reference) value.release();
-    // The result, if the handler settled within the entry ("r" or "f" first); else it comes as 'done'.
-    const taken = entry.deliver.applySync(undefined, [-2], { timeout: RUN_NOW_TIMEOUT_MS });
-    if (typeof taken === 'string') {
-      call.done = true;
-      if (taken.charAt(0) === 'r') call.settle(taken.slice(1));
-      else call.fail(new Error(taken.slice(1)));
+    // What the entry posted and logged, in order: requests, log lines and, if the handler settled
+    // within it, its result ('done'). Read like the isolate's callbacks, and as untrusted.
+    const held = entry.deliver.applySync(undefined, [-2], {
+      timeout: RUN_NOW_TIMEOUT_MS,
+      result: { copy: true },
+    });
+    if (Array.isArray(held)) {
+      for (let at = 0; at + 6 < held.length; at += 7) {
+        if (held[at] === 1) entry.log(held[at + 1], held[at + 2]);
+        else entry.post(held[at + 1], held[at + 2], held[at + 3], held[at + 4], held[at + 5], held[at + 6]);
+      }
     }
   } catch (error) {
     if (!entry.isolate.isDisposed && /timed out/i.test(String(error?.message))) {

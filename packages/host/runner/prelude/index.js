@@ -15,7 +15,19 @@ import { CryptoKey, createSubtle } from './subtle.js';
 const g = globalThis;
 const bridge = g.__platformBridge;
 delete g.__platformBridge;
-const { post, log, randomBytes, subtle: subtleBridge, begin, flags } = bridge;
+const { post: postToRunner, log: logToRunner, randomBytes, subtle: subtleBridge, begin, flags } = bridge;
+// While the runner's synchronous entry into a call lasts, what the isolate posts and logs is held
+// here, seven slots each (0 and post's arguments, or 1, call id and line), and handed over in order
+// when it ends: no message wakes the runner's thread for it, and nothing of a stopped entry leaves.
+let held;
+const post = (kind, id, a, b, c, d) => {
+  if (held === undefined) postToRunner(kind, id, a, b, c, d);
+  else held.push(0, kind, id, a, b, c, d);
+};
+const log = (callId, text) => {
+  if (held === undefined) logToRunner(callId, text);
+  else held.push(1, callId, text, undefined, undefined, undefined, undefined);
+};
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 // Taken now: partner code may replace the globals, and these touch the runner's shared memory.
@@ -27,10 +39,7 @@ const reflectApply = Reflect.apply;
 // `__platformDeliver`, which only the runner holds, so it holds even where a bundle wraps `__platformRun`.
 let runNowCall;
 let runNowSlot = -1;
-// While the runner's synchronous entry lasts, a result that settles is kept for it to take (no
-// message); one that settles later, after an await, is posted ('done').
-let runNowOpen = false;
-let runNowResult;
+
 // The runner's start flags for this isolate (shared memory it reads): a call marks its slot when its
 // code starts, with no message (so no wake-up of the runner's thread per call).
 const startFlags = new Int32ArrayOf(flags);
@@ -245,12 +254,11 @@ define('__platformDeliver', (id, value, slot) => {
     return;
   }
   if (id === -2) {
-    // The runner takes the result of the call it entered, if it settled meanwhile: "r" and the
-    // result, or "f" and why its run failed.
-    runNowOpen = false;
-    const result = runNowResult;
-    runNowResult = undefined;
-    return result;
+    // The entry has ended: what it held goes to the runner (its result among it, as 'done', if
+    // the call settled meanwhile).
+    const out = held;
+    held = undefined;
+    return out;
   }
   const request = waiting.get(id);
   if (request === undefined) return;
@@ -281,18 +289,10 @@ define('__platformSetBundle', (namespace) => {
     }
     runNowCall = undefined;
     if (runNowSlot >= 0) atomicsStore(startFlags, runNowSlot, 1);
-    runNowOpen = true;
-    runNowResult = undefined;
+    held = [];
     reflectApply(promiseThen, runGuest(callId, requestJson, deadline), [
-      (value) => {
-        if (runNowOpen) runNowResult = `r${value}`;
-        else post('done', 0, callId, value);
-      },
-      (error) => {
-        const message = String(error?.message ?? error);
-        if (runNowOpen) runNowResult = `f${message}`;
-        else post('done', 0, callId, message, true);
-      },
+      (value) => post('done', 0, callId, value),
+      (error) => post('done', 0, callId, String(error?.message ?? error), true),
     ]);
     return undefined;
   });
