@@ -49,6 +49,7 @@ export async function benchIsolatedRuntime(): Promise<void> {
     await call(inProcess, 'v1', bundle, 'trivial', '{"n":1}');
     const first = await call(isolated, 'v1', bundle, 'trivial', '{"n":1}');
     if (!first.ok) throw new Error(`isolated bench call failed: ${JSON.stringify(first)}`);
+    const [before] = await isolated.stats();
     const rows = await measure({
       'in-process: trivial action': () => call(inProcess, 'v1', bundle, 'trivial', '{"n":1}'),
       'in-process: two bridged calls': () => call(inProcess, 'v1', bundle, 'two-calls', '{}'),
@@ -71,6 +72,15 @@ export async function benchIsolatedRuntime(): Promise<void> {
       const { meanUs } = rows.find((row) => row.name === name)!;
       console.log(
         `  ${name.padEnd(30)} ${`${meanUs.toFixed(1)} us`.padStart(10)} = ${(meanUs / floor).toFixed(1).padStart(4)}x IPC floor   goal <= ${goalUs} us: ${meanUs <= goalUs ? 'met' : 'not met'}`,
+      );
+    }
+    // Where the isolated calls entered their isolate: on the runner's thread, or through the pool.
+    const [after] = await isolated.stats();
+    if (before !== undefined && after !== undefined) {
+      const onThread = after.callsOnThread - before.callsOnThread;
+      const onPool = after.callsOnPool - before.callsOnPool;
+      console.log(
+        `  (isolated calls entered on the runner's thread: ${onThread.toLocaleString('en-US')} of ${(onThread + onPool).toLocaleString('en-US')}; versions sent to the pool: ${after.pooledVersions})`,
       );
     }
 

@@ -202,6 +202,35 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     }
   });
 
+  it('hands over what a call that settled within its entry logged and asked for, before its result', async () => {
+    const memory = createMemoryCapabilities();
+    const lines: string[] = [];
+    const written: unknown[] = [];
+    const capabilities: Capabilities = {
+      ...memory,
+      log: (entry) => lines.push(entry.message),
+      storage: {
+        ...memory.storage,
+        set: (scope, key, value) => {
+          written.push(value);
+          return memory.storage.set(scope, key, value);
+        },
+      },
+    };
+    await idleIsolate('leave', capabilities);
+    const before = await stats();
+    for (const tag of ['a', 'b', 'c']) {
+      expect(await invoke('leave', 'log-and-leave', { tag }, capabilities)).toEqual({
+        ok: true,
+        data: { tag },
+      });
+      // Both came before the result: the line went with it, the request ahead of it.
+      expect(lines.at(-1)).toBe(`left ${tag}`);
+      expect(written.at(-1)).toBe(tag);
+    }
+    expect((await stats()).callsOnThread - before.callsOnThread).toBe(3);
+  });
+
   it('lets WebAssembly compile and FinalizationRegistry work without tasks that run later', async () => {
     const result = await invoke('wasm', 'wasm', {}, createMemoryCapabilities());
     expect(result).toEqual({
