@@ -109,6 +109,24 @@ describe('isolate bridge: a call borrows nothing', () => {
 
 describe('isolate bridge: calls enter on the runner thread while their isolate is idle', () => {
   const stats = async () => (await runtime.stats())[0]!;
+  // Memory capabilities that also record the call's log lines and the storage values it writes.
+  function recording() {
+    const memory = createMemoryCapabilities();
+    const lines: string[] = [];
+    const written: unknown[] = [];
+    const capabilities: Capabilities = {
+      ...memory,
+      log: (entry) => lines.push(entry.message),
+      storage: {
+        ...memory.storage,
+        set: (scope, key, value) => {
+          written.push(value);
+          return memory.storage.set(scope, key, value);
+        },
+      },
+    };
+    return { capabilities, lines, written };
+  }
   // Until the fence after the first call (the isolate's creation went through the pool) comes back.
   async function idleIsolate(versionId: string, capabilities: Capabilities) {
     expect(await invoke(versionId, 'ok', {}, capabilities)).toMatchObject({ ok: true });
@@ -137,20 +155,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
   });
 
   it('stops a call that holds the runner thread past its slice and runs it again on the pool, its effects once', async () => {
-    const memory = createMemoryCapabilities();
-    const lines: string[] = [];
-    let writes = 0;
-    const capabilities: Capabilities = {
-      ...memory,
-      log: (entry) => lines.push(entry.message),
-      storage: {
-        ...memory.storage,
-        set: (scope, key, value) => {
-          writes++;
-          return memory.storage.set(scope, key, value);
-        },
-      },
-    };
+    const { capabilities, lines, written } = recording();
     await idleIsolate('slow', capabilities);
     const before = await stats();
     // 200 ms before its first await: far past the 10 ms slice, well inside its CPU budget.
@@ -159,7 +164,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
       data: { spun: 200 },
     });
     // The stopped run's write request and log line never left the runner; the rerun's did, once.
-    expect(writes).toBe(1);
+    expect(written).toHaveLength(1);
     expect(lines.filter((line) => line === 'slow-start began')).toHaveLength(1);
     const after = await stats();
     expect(after.pooledVersions).toBe(before.pooledVersions + 1);
@@ -203,20 +208,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
   });
 
   it('hands over what a call that settled within its entry logged and asked for, before its result', async () => {
-    const memory = createMemoryCapabilities();
-    const lines: string[] = [];
-    const written: unknown[] = [];
-    const capabilities: Capabilities = {
-      ...memory,
-      log: (entry) => lines.push(entry.message),
-      storage: {
-        ...memory.storage,
-        set: (scope, key, value) => {
-          written.push(value);
-          return memory.storage.set(scope, key, value);
-        },
-      },
-    };
+    const { capabilities, lines, written } = recording();
     await idleIsolate('leave', capabilities);
     const before = await stats();
     for (const tag of ['a', 'b', 'c']) {

@@ -283,6 +283,9 @@ define('__platformSetBundle', (namespace) => {
   // and its result goes back through `post` ('done'): a promise cannot cross synchronously.
   define('__platformRun', (callId, requestJson, deadline, slot) => {
     if (runNowCall === undefined || runNowCall !== callId) {
+      // Entered through the pool: nothing is held (should an entry on the runner's thread have
+      // ended without handing over, its posts are not kept from this call).
+      held = undefined;
       if (slot >= 0) atomicsStore(startFlags, slot, 1);
       else begin(callId);
       return runGuest(callId, requestJson, deadline);
