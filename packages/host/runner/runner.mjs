@@ -541,7 +541,10 @@ function evict(versionId, entry) {
 }
 
 // Whether a call uses the isolate; with `live`, only calls the host still waits for (not abandoned).
-// A call whose result was taken at the end of its entry on this thread (`done`) uses it no more.
+// Whether calls wait to enter the isolate (see runCall): it is not evicted under them.
+const awaited = (entry) => entry.poolIdle.length > 0;
+
+// A call whose result has come (`done`: posted by an entry on this thread) uses it no more.
 function inUse(entry, live = false) {
   for (const call of calls.values()) {
     if (call.entry === entry && !call.done && !(live && call.abandoned)) return true;
@@ -553,7 +556,7 @@ function evictOverLimit() {
   while (ready.size > maxIsolates) {
     let oldest;
     for (const [versionId, entry] of ready) {
-      if (!inUse(entry) && (oldest === undefined || entry.lastUsed < oldest[1].lastUsed)) {
+      if (!inUse(entry) && !awaited(entry) && (oldest === undefined || entry.lastUsed < oldest[1].lastUsed)) {
         oldest = [versionId, entry];
       }
     }
@@ -565,7 +568,7 @@ function evictOverLimit() {
 function evictIdle() {
   const now = Date.now();
   for (const [versionId, entry] of ready) {
-    if (!inUse(entry) && now - entry.lastUsed >= idleMs) evict(versionId, entry);
+    if (!inUse(entry) && !awaited(entry) && now - entry.lastUsed >= idleMs) evict(versionId, entry);
   }
 }
 
