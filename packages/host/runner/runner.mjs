@@ -40,8 +40,8 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // than through isolated-vm's thread pool: no hop to the isolate's thread and back, which cost ~55 us
 // of CPU per call. Partner code then holds this thread, so the entry is bounded: past this wall time
 // it is stopped, its isolate disposed and the call run again from the start on the pool (no effect
-// of the stopped run has left the isolate: its requests wait in this thread's queue and are
-// dropped). A stopped entry sends its version to the pool for good (in this runner), and so do
+// of the stopped run has left the isolate: what it posted and logged is held there until an entry
+// ends, see the prelude's `held`). A stopped entry sends its version to the pool for good (in this runner), and so do
 // entries whose CPU, averaged over the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a
 // garbage collection, does not): a handler holds this thread for at most RUN_NOW_TIMEOUT_MS, once or
 // twice, or about a millisecond at a time. What follows a call's first await runs on the pool,
@@ -525,10 +525,7 @@ function dispose(versionId, entry, reason) {
   entries.delete(versionId);
   if (ready.get(versionId) === entry) ready.delete(versionId);
   if (!entry.isolate.isDisposed) entry.isolate.dispose();
-  // Calls waiting to enter it look for the version's next isolate.
-  const waiting = entry.poolIdle;
-  entry.poolIdle = [];
-  for (const resolve of waiting) resolve();
+  wakeWaiting(entry);
 }
 
 // Isolates are bounded: past `maxIsolates` the least recently used idle one goes, and any idle for
@@ -540,10 +537,17 @@ function evict(versionId, entry) {
   send({ type: 'evicted', versionId });
 }
 
-// Whether a call uses the isolate; with `live`, only calls the host still waits for (not abandoned).
 // Whether calls wait to enter the isolate (see runCall): it is not evicted under them.
 const awaited = (entry) => entry.poolIdle.length > 0;
 
+// The calls waiting to enter the isolate go on: it is idle, or gone (then they find its successor).
+function wakeWaiting(entry) {
+  const waiting = entry.poolIdle;
+  entry.poolIdle = [];
+  for (const resolve of waiting) resolve();
+}
+
+// Whether a call uses the isolate; with `live`, only calls the host still waits for (not abandoned).
 // A call whose result has come (`done`: posted by an entry on this thread) uses it no more.
 function inUse(entry, live = false) {
   for (const call of calls.values()) {
@@ -622,12 +626,14 @@ async function runCall(message, retried = false) {
     // On this thread only when nothing else of the isolate runs or waits on the pool. Work the pool
     // is finishing for it (no call waiting on a request) is waited for here: the isolate runs one
     // thing at a time either way, and entering it from both sides by turns costs more than either.
+    let now;
     for (;;) {
       entry = await entryFor(versionId);
-      if (entry.poolTasks === 0 || inUse(entry) || pooledVersions.has(versionId)) break;
+      const open = !inUse(entry) && !pooledVersions.has(versionId);
+      now = open && entry.poolTasks === 0;
+      if (!open || now) break;
       await new Promise((resolve) => entry.poolIdle.push(resolve));
     }
-    const now = !pooledVersions.has(versionId) && entry.poolTasks === 0 && !inUse(entry);
     call = {
       entry,
       versionId,
@@ -769,10 +775,7 @@ function poolVersion(versionId) {
 function poolWork(entry, task) {
   entry.poolTasks++;
   const settled = () => {
-    if (--entry.poolTasks > 0) return;
-    const waiting = entry.poolIdle;
-    entry.poolIdle = [];
-    for (const resolve of waiting) resolve();
+    if (--entry.poolTasks === 0) wakeWaiting(entry);
   };
   task.then(settled, settled);
   return task;

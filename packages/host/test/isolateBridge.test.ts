@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { buildBundle, createIsolatedRuntime, type RuntimeReport } from '@platform/host';
+import { buildBundle, createIsolatedRuntime, type Runtime, type RuntimeReport } from '@platform/host';
 import {
   EgressDeniedError,
   MachineActorStorageError,
@@ -19,12 +19,19 @@ let bundle: string;
 const reports: RuntimeReport[] = [];
 const runtime = createIsolatedRuntime({ runners: 1, onReport: (report) => reports.push(report) });
 
-function invoke(versionId: string, actionName: string, input: unknown, capabilities: Capabilities) {
-  return runtime.invokeAction({
+// `on`: a runtime of the test's own; `timeoutMs`: the call's wall-clock budget.
+function invoke(
+  versionId: string,
+  actionName: string,
+  input: unknown,
+  capabilities: Capabilities,
+  { on = runtime, timeoutMs = 10_000 }: { on?: Runtime; timeoutMs?: number } = {},
+) {
+  return on.invokeAction({
     version: { id: versionId, slug: versionId, number: 1, loadBundle: async () => bundle },
     capabilities,
     actor: { kind: 'user', userId: 'u1', accountId: 'a1' },
-    timeoutMs: 10_000,
+    timeoutMs,
     actionName,
     rawBody: JSON.stringify(input),
   });
@@ -182,14 +189,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
       onWarning: (message) => warnings.push(message),
     });
     const call = (timeoutMs: number) =>
-      own.invokeAction({
-        version: { id: 'stuck', slug: 'stuck', number: 1, loadBundle: async () => bundle },
-        capabilities: createMemoryCapabilities(),
-        actor: { kind: 'user', userId: 'u1', accountId: 'a1' },
-        timeoutMs,
-        actionName: 'ok',
-        rawBody: '{}',
-      });
+      invoke('stuck', 'ok', {}, createMemoryCapabilities(), { on: own, timeoutMs });
     try {
       expect(await call(10_000)).toMatchObject({ ok: true });
       const [pid] = own.runnerPids();
@@ -291,14 +291,7 @@ describe('isolate bridge: nothing a handler leaves behind keeps running', () => 
     const own = createIsolatedRuntime({ runners: 1, cpuLimitMs: 200 });
     try {
       const call = (actionName: string) =>
-        own.invokeAction({
-          version: { id: 'at-rest', slug: 'at-rest', number: 1, loadBundle: async () => bundle },
-          capabilities: createMemoryCapabilities(),
-          actor: { kind: 'user', userId: 'u1', accountId: 'a1' },
-          timeoutMs: 10_000,
-          actionName,
-          rawBody: '{}',
-        });
+        invoke('at-rest', actionName, {}, createMemoryCapabilities(), { on: own });
       expect(await call('ok')).toMatchObject({ ok: true });
       expect(await call('ok')).toMatchObject({ ok: true });
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -87,6 +87,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   let next = 0;
 
   function spawn(slot: number, prelude: string): RunnerProcess {
+    const warn = (message: string) => options.onWarning?.(`isolated runtime: runner ${slot}: ${message}`);
     const runner = startRunnerProcess({
       prelude,
       memoryLimitMb,
@@ -95,9 +96,9 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       ...(options.isolateIdleMs === undefined ? {} : { idleMs: options.isolateIdleMs }),
       ...(options.leftoverCpuMs === undefined ? {} : { leftoverCpuMs: options.leftoverCpuMs }),
       ...(options.unresponsiveRunnerMs === undefined ? {} : { unresponsiveMs: options.unresponsiveRunnerMs }),
-      onWarning: (message) => options.onWarning?.(`isolated runtime: runner ${slot}: ${message}`),
+      onWarning: warn,
       onReport: report,
-      onStderr: (line) => options.onWarning?.(`isolated runtime: runner ${slot}: ${line}`),
+      onStderr: warn,
       onExit: (code, signal) => {
         if (pool[slot] === runner) pool[slot] = undefined;
         if (!closed) {
