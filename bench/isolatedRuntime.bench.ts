@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle, createInProcessRuntime, createIsolatedRuntime, type Runtime } from '@platform/host';
 import { createMemoryCapabilities } from '@platform/sdk/runtime';
+import { cpuPerOperation, cpuSnapshot } from './_cpu.js';
 import { measure, printTable } from './_run.js';
 
 const actor = { kind: 'user', userId: 'u1', accountId: 'a1' } as const;
@@ -81,6 +82,32 @@ export async function benchIsolatedRuntime(): Promise<void> {
       const onPool = after.callsOnPool - before.callsOnPool;
       console.log(
         `  (isolated calls entered on the runner's thread: ${onThread.toLocaleString('en-US')} of ${(onThread + onPool).toLocaleString('en-US')}; versions sent to the pool: ${after.pooledVersions})`,
+      );
+    }
+
+    // Calls overlapping, as under load: the host and the runner send what one turn produced in one
+    // channel message (`post` in _runnerProcess.ts), so the wake-ups per call drop as calls overlap.
+    const [beforeOverlap] = await isolated.stats();
+    const cpuBefore = cpuSnapshot();
+    const overlapped = 4000;
+    const started = process.hrtime.bigint();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next++ < overlapped) await call(isolated, 'v1', bundle, 'trivial', '{"n":1}');
+      }),
+    );
+    const seconds = msSince(started) / 1000;
+    const [afterOverlap] = await isolated.stats();
+    console.log(
+      `\nIsolated trivial calls, 10 at once on one runner: ${Math.round(overlapped / seconds).toLocaleString('en-US')} calls/s`,
+    );
+    console.log(`  ${cpuPerOperation(cpuBefore, cpuSnapshot(), overlapped, 'call', 'host')}`);
+    if (beforeOverlap !== undefined && afterOverlap !== undefined) {
+      const messages = afterOverlap.messagesIn - beforeOverlap.messagesIn;
+      const deliveries = afterOverlap.deliveriesIn - beforeOverlap.deliveriesIn;
+      console.log(
+        `  (messages from the host: ${messages.toLocaleString('en-US')} in ${deliveries.toLocaleString('en-US')} channel messages, ${(messages / Math.max(1, deliveries)).toFixed(1)} each)`,
       );
     }
 

@@ -161,6 +161,24 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     expect((await stats()).callsOnThread - after.callsOnThread).toBeGreaterThanOrEqual(15);
   });
 
+  it('sends calls started together in one channel message, and each gets its own result, log line and write', async () => {
+    await idleIsolate('together', createMemoryCapabilities());
+    const before = await stats();
+    const runs = Array.from({ length: 20 }, (_, n) => ({ tag: `t${n}`, ...recording() }));
+    const results = await Promise.all(
+      runs.map((run) => invoke('together', 'log-and-leave', { tag: run.tag }, run.capabilities)),
+    );
+    const after = await stats();
+    for (const [n, run] of runs.entries()) {
+      expect(results[n]).toEqual({ ok: true, data: { tag: run.tag } });
+      expect(run.lines).toEqual([`left ${run.tag}`]);
+      expect(run.written).toEqual([run.tag]);
+    }
+    // 20 calls and the stats request: far fewer channel messages carried them than one each.
+    expect(after.messagesIn - before.messagesIn).toBeGreaterThanOrEqual(21);
+    expect(after.deliveriesIn - before.deliveriesIn).toBeLessThanOrEqual(5);
+  });
+
   it('stops a call that holds the runner thread past its slice and runs it again on the pool, its effects once', async () => {
     const { capabilities, lines, written } = recording();
     await idleIsolate('slow', capabilities);

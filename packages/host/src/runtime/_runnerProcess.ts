@@ -76,6 +76,8 @@ type FromRunner =
       callsOnThread: number;
       callsOnPool: number;
       pooledVersions: number;
+      messagesIn: number;
+      deliveriesIn: number;
     }
   | { type: 'result'; callId: string; ok: true; value: string; logs?: unknown; used?: unknown }
   | {
@@ -85,6 +87,30 @@ type FromRunner =
       error: { kind: RunnerFailureKind; message: string; name?: string };
       logs?: unknown;
     };
+
+/** What the host sends a runner; each turn's messages travel together (see `post`). */
+type ToRunner =
+  | {
+      type: 'init';
+      prelude: string;
+      memoryLimitMb: number;
+      maxIsolates: number;
+      idleMs: number;
+      leftoverCpuMs: number;
+    }
+  | {
+      type: 'call';
+      callId: string;
+      versionId: string;
+      script?: string;
+      request: string;
+      deadline: number;
+      cpuLimitMs: number;
+      ephemeral?: true;
+    }
+  | { type: 'cap-result'; capId: number; reply: string }
+  | { type: 'abandon'; callId: string }
+  | { type: 'stats'; statsId: number };
 
 interface InFlight {
   readonly versionId: string;
@@ -102,6 +128,9 @@ export interface RunnerStats {
   readonly callsOnPool: number;
   /** Versions whose calls now always enter through the pool (a call of theirs held the thread). */
   readonly pooledVersions: number;
+  /** Messages the runner took from the host, and the channel messages that carried them (see `post`). */
+  readonly messagesIn: number;
+  readonly deliveriesIn: number;
 }
 
 /** One runner child process and the calls in flight on it. */
@@ -180,7 +209,27 @@ export function startRunnerProcess(options: {
   child.stderr?.on('data', (text: string) => {
     for (const line of text.split('\n')) if (line.trim() !== '') options.onStderr(line);
   });
-  child.send({
+  // Messages leave once per turn of the event loop, together: the calls, capability answers and
+  // abandons of one turn cost both processes one write and one wake-up instead of one each (a
+  // write that wakes another process is the dearest part of a call on a loaded machine).
+  let outbox: ToRunner[] = [];
+  const flush = () => {
+    const messages = outbox;
+    outbox = [];
+    if (exited || !child.connected) return;
+    child.send(messages.length === 1 ? messages[0]! : { type: 'batch', messages });
+  };
+  const post = (message: ToRunner) => {
+    // With other calls in flight more messages are likely this turn (requests of other sockets):
+    // wait for the turn's end. Alone, leave as soon as this task's promise work is done.
+    if (outbox.length === 0) {
+      if (calls.size > 1) setImmediate(flush);
+      else process.nextTick(flush);
+    }
+    outbox.push(message);
+  };
+
+  post({
     type: 'init',
     prelude: options.prelude,
     memoryLimitMb: options.memoryLimitMb,
@@ -198,7 +247,12 @@ export function startRunnerProcess(options: {
     });
 
   child.on('message', (raw) => {
-    const message = raw as FromRunner;
+    const message = raw as FromRunner | { type: 'batch'; messages: FromRunner[] };
+    if (message.type !== 'batch') receive(message);
+    else if (Array.isArray(message.messages)) for (const each of message.messages) receive(each);
+  });
+
+  function receive(message: FromRunner) {
     if (message.type === 'cap') {
       // The runner answers only for a call of the isolate that asks; checked again here: the
       // call must be in flight on this runner, for the version whose isolate sent it.
@@ -218,7 +272,7 @@ export function startRunnerProcess(options: {
       }
       void answerCapability(own ? call.capabilities : undefined, message.method, message.args).then(
         (reply) => {
-          if (!exited) child.send({ type: 'cap-result', capId: message.capId, reply });
+          if (!exited) post({ type: 'cap-result', capId: message.capId, reply });
         },
       );
     } else if (message.type === 'security') {
@@ -239,6 +293,8 @@ export function startRunnerProcess(options: {
         callsOnThread: message.callsOnThread,
         callsOnPool: message.callsOnPool,
         pooledVersions: message.pooledVersions,
+        messagesIn: message.messagesIn,
+        deliveriesIn: message.deliveriesIn,
       });
       statsWaiting.delete(message.statsId);
     } else if (message.type === 'evicted') {
@@ -250,7 +306,7 @@ export function startRunnerProcess(options: {
       if (message.ok) applyUsed(call, message.used);
       call?.settle(message.ok ? { ok: true, value: message.value } : { ok: false, error: message.error });
     }
-  });
+  }
 
   child.on('exit', (code, signal) => {
     exited = true;
@@ -303,7 +359,7 @@ export function startRunnerProcess(options: {
     const statsId = nextStats++;
     return new Promise((resolve) => {
       statsWaiting.set(statsId, resolve);
-      child.send({ type: 'stats', statsId });
+      post({ type: 'stats', statsId });
     });
   }
 
@@ -338,7 +394,7 @@ export function startRunnerProcess(options: {
       const deadline = Date.now() + call.timeoutMs;
       const timer = setTimeout(() => {
         calls.delete(callId);
-        if (!exited) child.send({ type: 'abandon', callId });
+        if (!exited) post({ type: 'abandon', callId });
         probe();
         resolve({
           ok: false,
@@ -353,7 +409,7 @@ export function startRunnerProcess(options: {
           resolve(outcome);
         },
       });
-      child.send({
+      post({
         type: 'call',
         callId,
         versionId: call.versionId,
