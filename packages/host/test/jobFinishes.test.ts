@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Queryable, sqlText } from '../src/db/Db.js';
+import { createJobWorker } from '../src/events/createJobWorker.js';
 import { claimJobs, enqueueJob, type FinishJobInput } from '../src/events/jobs.js';
+import { writeStorage } from '../src/store/storage.js';
 import { startTestHost, type TestHost } from './_host.js';
 
 // Job outcomes recorded outside a transaction go through the host's group commit
@@ -117,5 +119,61 @@ describe('job outcomes: group commit', () => {
       last_error: 'gave up',
       locked_by: 'worker-a',
     });
+  });
+
+  it('frees the slot of a job once its handler has finished: the next job runs while the outcome is on its way', async () => {
+    await host.db.query('DELETE FROM jobs');
+    // The `flaky` handler throws while its vendor is down: each outcome goes through the group commit.
+    await writeStorage(
+      host.db,
+      { slug: SLUG, accountId: host.accountId, scope: 'account', userId: '' },
+      'settings/vendor-status',
+      { down: true },
+    );
+    const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
+    for (const id of ['one', 'two']) {
+      await enqueueJob(host.db, {
+        kind: 'webhook',
+        slug: SLUG,
+        accountId: host.accountId,
+        versionId: rows[0]!.live_version_id as string,
+        target: 'flaky',
+        body: JSON.stringify({ id }),
+        maxAttempts: 1,
+        runAt: new Date(now.getTime() - 1000),
+      });
+    }
+    // Outcomes wait here until the test lets them through.
+    const held: (() => void)[] = [];
+    const services = {
+      ...host.services,
+      jobFinishes: {
+        submit: async (item: FinishJobInput) => {
+          await new Promise<void>((resolve) => held.push(resolve));
+          return host.services.jobFinishes.submit(item);
+        },
+        close: () => host.services.jobFinishes.close(),
+      },
+    };
+    const worker = createJobWorker(services, { concurrency: 1, pollMs: 20 });
+    worker.start();
+    try {
+      // One slot, and the first outcome held: the second job was claimed and ran all the same.
+      const deadline = Date.now() + 10_000;
+      while (held.length < 2 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(held.length).toBe(2);
+      expect(worker.inFlight).toBe(2);
+      const statuses = async () =>
+        (await host.db.query('SELECT status FROM jobs ORDER BY status')).rows.map((row) => row.status);
+      expect(await statuses()).toEqual(['running', 'running']);
+      for (const release of held) release();
+      // Stopping waits for the outcomes being recorded, not only for the handlers.
+      expect(await worker.stop(10_000)).toBe(0);
+      expect(await statuses()).toEqual(['failed', 'failed']);
+    } finally {
+      for (const release of held) release();
+      await worker.stop(10_000);
+    }
   });
 });

@@ -31,7 +31,7 @@ export interface JobWorker {
    * queue (lease ended now) for other instances. Answers how many were handed back.
    */
   stop(timeoutMs: number): Promise<number>;
-  /** Jobs running now in this instance. */
+  /** Jobs of this instance whose outcome is not recorded yet (running, or being recorded). */
   readonly inFlight: number;
 }
 
@@ -47,7 +47,11 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
   const retry: RetryPolicy = { baseMs: 1000, maxMs: 5 * 60_000, ...options.retry };
+  // Jobs of this instance until their outcome is recorded (what `stop` and `drain` wait for).
   const running = new Map<string, Promise<JobOutcome>>();
+  // Slots taken: jobs whose handler has not finished. A job recording its outcome holds none, so
+  // the next job is claimed while the outcome's commit is on its way.
+  let busy = 0;
   const bySlug = new Map<string, number>();
   // Gate jobs run compilers and test runners: few at once, whatever the general concurrency.
   const gateConcurrency = services.gate.concurrency;
@@ -63,8 +67,20 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   let filling: Promise<number> | undefined;
 
   function launch(job: { id: string; slug: string } & Parameters<typeof runJob>[1]): void {
+    busy += 1;
     bySlug.set(job.slug, (bySlug.get(job.slug) ?? 0) + 1);
     if (job.kind === 'gate') gatesRunning += 1;
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      busy -= 1;
+      if (job.kind === 'gate') gatesRunning -= 1;
+      const left = (bySlug.get(job.slug) ?? 1) - 1;
+      if (left === 0) bySlug.delete(job.slug);
+      else bySlug.set(job.slug, left);
+      if (!stopped) schedule(0);
+    };
     // The heartbeat runs on real time: a live worker keeps its job however the clock is driven.
     const heartbeat = setInterval(
       () => {
@@ -77,7 +93,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     heartbeats.set(job.id, heartbeat);
-    const run = runJob(services, job, instanceId, retry)
+    const run = runJob(services, job, instanceId, retry, freeSlot)
       .catch((error) => {
         services.logger.error({ err: error, jobId: job.id }, 'job run failed');
         return 'lost' as const;
@@ -93,11 +109,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         clearInterval(heartbeat);
         heartbeats.delete(job.id);
         running.delete(job.id);
-        if (job.kind === 'gate') gatesRunning -= 1;
-        const left = (bySlug.get(job.slug) ?? 1) - 1;
-        if (left === 0) bySlug.delete(job.slug);
-        else bySlug.set(job.slug, left);
-        if (!stopped) schedule(0);
+        freeSlot();
       });
     running.set(job.id, run);
   }
@@ -105,7 +117,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   async function fillSlots(): Promise<number> {
     let started = 0;
     // Every free slot in one statement: one claim per job made claiming the bottleneck at scale.
-    while (running.size < concurrency) {
+    while (busy < concurrency) {
       // A claim that leaves integrations at their limit out reads past every ready job of theirs
       // (10,000 due schedules of one integration: each such claim read them all, after each job).
       // When one found nothing, the next waits for the poll; an integration below its limit again
@@ -116,7 +128,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         worker: instanceId,
         now: services.now(),
         leaseMs,
-        limit: concurrency - running.size,
+        limit: concurrency - busy,
         perIntegration,
         running: bySlug,
         gateRoom: gateConcurrency - gatesRunning,

@@ -116,6 +116,8 @@ export async function runJob(
   job: Job,
   worker: string,
   retry: RetryPolicy,
+  /** Called once the handler has finished (its outcome is then only being recorded), if it ran. */
+  onHandled?: () => void,
 ): Promise<JobOutcome> {
   const finish = jobFinisher(services, job, worker);
   const fail = async (message: string, retryable: boolean): Promise<JobOutcome> => {
@@ -206,6 +208,7 @@ export async function runJob(
   } catch (error) {
     result = { ok: false, error: { code: 'handler_error', message: (error as Error).message } };
   }
+  onHandled?.();
   if (!result.ok) {
     // The host's own record, not the guest's word: a checkpoint of this run conflicted.
     const found = conflict();
