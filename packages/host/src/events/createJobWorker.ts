@@ -35,6 +35,9 @@ export interface JobWorker {
   readonly inFlight: number;
 }
 
+/** How long a freed slot waits for others before it is claimed while other jobs still run (real time). */
+const REFILL_GATHER_MS = 5;
+
 /**
  * The job queue's consumer for one host instance: claims jobs with `FOR UPDATE SKIP LOCKED`,
  * keeps their leases alive while they run, and records outcomes (see `runJob`).
@@ -79,7 +82,10 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       const left = (bySlug.get(job.slug) ?? 1) - 1;
       if (left === 0) bySlug.delete(job.slug);
       else bySlug.set(job.slug, left);
-      if (!stopped) schedule(0);
+      if (stopped) return;
+      // Slots freed one by one would each cost a claim of one job: with other jobs still running,
+      // the claim waits a moment and takes the slots freed meanwhile.
+      schedule(busy === 0 ? 0 : REFILL_GATHER_MS);
     };
     // The heartbeat runs on real time: a live worker keeps its job however the clock is driven.
     const heartbeat = setInterval(
@@ -121,7 +127,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       // A claim that leaves integrations at their limit out reads past every ready job of theirs
       // (10,000 due schedules of one integration: each such claim read them all, after each job).
       // When one found nothing, the next waits for the poll; an integration below its limit again
-      // is claimed at once.
+      // is claimed at the next refill (`freeSlot`), not after the poll.
       const atLimit = integrationsAtLimit(bySlug, perIntegration).length > 0;
       if (atLimit && Date.now() - othersEmptyAt < pollMs) break;
       const jobs = await claimJobs(services.db, {
