@@ -15,20 +15,22 @@ describe('job outcomes: group commit', () => {
   const now = new Date('2026-11-22T10:00:00Z');
   let finishes = 0;
 
-  const jobs = async (count: number, worker: string) => {
+  // A delivery to `target` of the live version, due a second ago.
+  const enqueue = async (target: string, body: string, maxAttempts: number) => {
     const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
-    for (let index = 0; index < count; index += 1) {
-      await enqueueJob(host.db, {
-        kind: 'webhook',
-        slug: SLUG,
-        accountId: host.accountId,
-        versionId: rows[0]!.live_version_id as string,
-        target: 'github-push',
-        body: '{}',
-        maxAttempts: 5,
-        runAt: new Date(now.getTime() - 1000),
-      });
-    }
+    await enqueueJob(host.db, {
+      kind: 'webhook',
+      slug: SLUG,
+      accountId: host.accountId,
+      versionId: rows[0]!.live_version_id as string,
+      target,
+      body,
+      maxAttempts,
+      runAt: new Date(now.getTime() - 1000),
+    });
+  };
+  const jobs = async (count: number, worker: string) => {
+    for (let index = 0; index < count; index += 1) await enqueue('github-push', '{}', 5);
     return claimJobs(host.db, {
       worker,
       now,
@@ -130,19 +132,7 @@ describe('job outcomes: group commit', () => {
       'settings/vendor-status',
       { down: true },
     );
-    const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
-    for (const id of ['one', 'two']) {
-      await enqueueJob(host.db, {
-        kind: 'webhook',
-        slug: SLUG,
-        accountId: host.accountId,
-        versionId: rows[0]!.live_version_id as string,
-        target: 'flaky',
-        body: JSON.stringify({ id }),
-        maxAttempts: 1,
-        runAt: new Date(now.getTime() - 1000),
-      });
-    }
+    for (const id of ['one', 'two']) await enqueue('flaky', JSON.stringify({ id }), 1);
     // Outcomes wait here until the test lets them through.
     const held: (() => void)[] = [];
     const services = {
