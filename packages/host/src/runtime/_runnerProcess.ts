@@ -211,7 +211,8 @@ export function startRunnerProcess(options: {
   });
   // Messages leave once per turn of the event loop, together: the calls, capability answers and
   // abandons of one turn cost both processes one write and one wake-up instead of one each (a
-  // write that wakes another process is the dearest part of a call on a loaded machine).
+  // write that wakes another process is the dearest part of a call on a loaded machine). Nothing
+  // is written once the runner has gone: its calls are settled by 'exit'.
   let outbox: ToRunner[] = [];
   const flush = () => {
     const messages = outbox;
@@ -272,7 +273,7 @@ export function startRunnerProcess(options: {
       }
       void answerCapability(own ? call.capabilities : undefined, message.method, message.args).then(
         (reply) => {
-          if (!exited) post({ type: 'cap-result', capId: message.capId, reply });
+          post({ type: 'cap-result', capId: message.capId, reply });
         },
       );
     } else if (message.type === 'security') {
@@ -394,7 +395,7 @@ export function startRunnerProcess(options: {
       const deadline = Date.now() + call.timeoutMs;
       const timer = setTimeout(() => {
         calls.delete(callId);
-        if (!exited) post({ type: 'abandon', callId });
+        post({ type: 'abandon', callId });
         probe();
         resolve({
           ok: false,
