@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each printed with ratios against a baseline measured in the same run.
 import { benchActionsRoute } from './actionsRoute.bench.js';
+import { benchDbStatement } from './dbStatement.bench.js';
 import { benchDefinition } from './definition.bench.js';
 import { benchDev } from './dev.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
   dev: benchDev,
   publish: benchPublish,
   storageCommit: benchStorageCommit,
+  dbStatement: benchDbStatement,
   scheduler: benchScheduler,
 };
 const filters = process.argv.slice(2).map((word) => word.toLowerCase());

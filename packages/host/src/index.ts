@@ -12,7 +12,7 @@ export {
   type RuntimeKind,
 } from './createHost.js';
 export { createHostApp } from './createHostApp.js';
-export type { Db, Queryable, QueryResult } from './db/Db.js';
+export { type Db, type PreparedSql, prepared, type Queryable, type QueryResult, type Sql } from './db/Db.js';
 export { migrate } from './db/migrate.js';
 export { openDb } from './db/openDb.js';
 export { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';

@@ -9,8 +9,8 @@ export interface QueryResult<T> {
 /**
  * A statement PostgreSQL parses and plans once per connection, then only binds and runs (the hot
  * paths: a call's storage read and commit, the job queue). Named after its text, so two texts
- * never share a name; PGlite runs the text. Only for constant texts: each one costs every
- * connection a prepared statement for its life.
+ * never share a name; PGlite prepares it once in its one session (createPgliteDb.ts). Only for
+ * constant texts: each one costs every connection a prepared statement for its life.
  */
 export interface PreparedSql {
   readonly name: string;

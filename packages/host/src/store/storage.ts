@@ -9,17 +9,23 @@ export interface StorageLocation {
   readonly userId: string;
 }
 
+// Prepared (Db.ts), as the commit's statements below are: the storage routes and capabilities run them per call.
+const READ_KEYS = prepared(
+  `SELECT key, value FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4
+   AND key = ANY($5::text[])`,
+);
+const SET_KEY = prepared(
+  `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+   ON CONFLICT (integration_slug, account_id, scope, user_id, key) DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()`,
+);
+
 export async function readStorage(
   db: Queryable,
   at: StorageLocation,
   keys: readonly string[],
 ): Promise<Map<string, unknown>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await db.query(
-    `SELECT key, value FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4
-     AND key = ANY($5::text[])`,
-    [at.slug, at.accountId, at.scope, at.userId, keys],
-  );
+  const { rows } = await db.query(READ_KEYS, [at.slug, at.accountId, at.scope, at.userId, keys]);
   return new Map(rows.map((row) => [row.key as string, row.value]));
 }
 
@@ -29,11 +35,7 @@ export async function writeStorage(
   key: string,
   value: unknown,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-     ON CONFLICT (integration_slug, account_id, scope, user_id, key) DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()`,
-    [at.slug, at.accountId, at.scope, at.userId, key, JSON.stringify(value)],
-  );
+  await db.query(SET_KEY, [at.slug, at.accountId, at.scope, at.userId, key, JSON.stringify(value)]);
 }
 
 /** One stored key: its location and name. */
