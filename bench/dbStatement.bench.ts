@@ -4,9 +4,9 @@ import { startTestHost } from '../packages/host/test/_host.js';
 import { measure, printTable } from './_run.js';
 
 // One hot statement (a call's first read of a storage key, store/storage.ts) on PGlite, the
-// embedded database whose CPU is the host's event loop: its text through `pglite.query` (six trips
-// into the engine, parsed and planned each time) against the same statement prepared (Db.ts's
-// `prepared`: parsed once, then one trip per run). A test host's database, one stored row.
+// embedded database whose CPU is the host's event loop: its text through `pglite.query` (parsed and
+// planned on every run) against the same statement prepared (Db.ts's `prepared`: parsed and planned
+// once, then bound and run in one trip into the engine). A test host's database, one stored row.
 const READ = prepared(
   'SELECT value, version FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4 AND key = $5',
 );

@@ -29,12 +29,13 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
   const pglite = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
   await pglite.waitReady;
   // Prepared statements (Db.ts's `prepared`, the hot paths' SQL): parsed once in this database's one
-  // session, then each run is Bind + Describe + Execute + Sync in one trip into the WASM engine.
-  // `pglite.query` makes six trips (Parse, Describe, Bind, Describe, Execute, Sync) and plans the
-  // text again each time: `npm run bench -- dbStatement` measured a storage read at 300-390 us that
-  // way and 110 us this way. Parameters are serialized by the statement's parameter types with
-  // PGlite's own serializers, and rows parsed with its own parsers, as `pglite.query` does: both
-  // paths answer alike (test/preparedSql.pg.test.ts).
+  // session (PostgreSQL then plans them once), and each run is Bind + Describe + Execute + Sync in one
+  // trip into the WASM engine. `pglite.query` parses and plans the text on every run (in six trips):
+  // `npm run bench -- dbStatement` measured a storage read at 300-390 us that way and 110 us this way
+  // (the text through one trip as the unnamed statement still took 300-350 us: the parse and plan
+  // are the cost). Parameters are serialized by the statement's parameter types with PGlite's own
+  // serializers, and rows parsed with its own parsers, as `pglite.query` does: both paths answer
+  // alike (test/preparedSql.pg.test.ts).
   const parameterTypes = new Map<string, number[]>();
 
   // Runs while this caller holds PGlite's query lock (and, outside a transaction, its transaction lock).
