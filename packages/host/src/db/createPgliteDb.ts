@@ -15,16 +15,6 @@ function toResult<T>(result: Results<T>): QueryResult<T> {
 
 const { serialize } = protocol;
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 export async function createPgliteDb(dataDir?: string): Promise<Db> {
   const pglite = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
   await pglite.waitReady;
@@ -48,7 +38,7 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
     let types = parameterTypes.get(statement.name);
     if (types === undefined) {
       const { messages } = await pglite.execProtocol(
-        concat([
+        Buffer.concat([
           serialize.parse({ name: statement.name, text: statement.text }),
           serialize.describe({ type: 'S', name: statement.name }),
           serialize.sync(),
@@ -64,7 +54,7 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
       return serializer ? serializer(value) : String(value);
     });
     const { messages } = await pglite.execProtocol(
-      concat([
+      Buffer.concat([
         serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),

@@ -9,14 +9,11 @@ export interface StorageLocation {
   readonly userId: string;
 }
 
-// Prepared (Db.ts), as the commit's statements below are: the storage routes and capabilities run them per call.
+// Prepared (Db.ts), as the commit's statements below are (writeStorage runs the commit's UPSERT_KEY):
+// the storage routes and capabilities run them per call.
 const READ_KEYS = prepared(
   `SELECT key, value FROM storage WHERE integration_slug = $1 AND account_id = $2 AND scope = $3 AND user_id = $4
    AND key = ANY($5::text[])`,
-);
-const SET_KEY = prepared(
-  `INSERT INTO storage (integration_slug, account_id, scope, user_id, key, value) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-   ON CONFLICT (integration_slug, account_id, scope, user_id, key) DO UPDATE SET value = excluded.value, version = excluded.version, updated_at = now()`,
 );
 
 export async function readStorage(
@@ -35,7 +32,7 @@ export async function writeStorage(
   key: string,
   value: unknown,
 ): Promise<void> {
-  await db.query(SET_KEY, [at.slug, at.accountId, at.scope, at.userId, key, JSON.stringify(value)]);
+  await db.query(UPSERT_KEY, [at.slug, at.accountId, at.scope, at.userId, key, JSON.stringify(value)]);
 }
 
 /** One stored key: its location and name. */
