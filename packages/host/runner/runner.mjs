@@ -6,7 +6,8 @@
 //                   abandon { callId }, stats { statsId }
 //   runner -> host: ready, cap { callId, versionId, capId, method, args, logs?, used? }, log { callId, entries },
 //                   result { callId, ok, value | error: { kind, message }, logs?, used? }, evicted { versionId },
-//                   stats { statsId, isolates, versions, callsOnThread, callsOnPool, pooledVersions },
+//                   stats { statsId, isolates, versions, callsOnThread, callsOnPool, pooledVersions,
+//                           pooledFor { computed, stoppedTwice, mean }, stopsWaited, messagesIn, deliveriesIn },
 //                   security { kind, versionId, message },
 //                   leftover { versionId, cpuMs }
 // `used` (JSON text): the storage values the host read ahead for a call (`preload` in its request)
@@ -41,9 +42,14 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // of CPU per call. Partner code then holds this thread, so the entry is bounded: past this wall time
 // it is stopped, its isolate disposed and the call run again from the start on the pool (no effect
 // of the stopped run has left the isolate: what it posted and logged is held there until an entry
-// ends, see the prelude's `held`). A stopped entry sends its version to the pool for good (in this runner), and so do
-// entries whose CPU, averaged over the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a
-// garbage collection, does not): a handler holds this thread for at most RUN_NOW_TIMEOUT_MS, once or
+// ends, see the prelude's `held`). A stopped entry that computed (this process used at least
+// STOPPED_CPU_SHARE of the slice meanwhile) sends its version to the pool for good (in this
+// runner); one that mostly waited (descheduled on a loaded machine, or blocked in Atomics.wait) does
+// so only when the version was stopped before within STOPS_WINDOW_MS, so a busy machine does not
+// move versions off this thread for good on one late timer. So do entries whose CPU, averaged over
+// the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a garbage collection, does not).
+// Both measure this process's CPU (getrusage), not the isolate's clock, which counts a descheduled
+// or blocked entry's wall time. A handler holds this thread for at most RUN_NOW_TIMEOUT_MS, once or
 // twice, or about a millisecond at a time. What follows a call's first await runs on the pool,
 // where its CPU budget is watched.
 //
@@ -54,12 +60,20 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // and FinalizationRegistry call nothing back: those were V8's only tasks that run JavaScript).
 const RUN_NOW_TIMEOUT_MS = 10;
 const RUN_NOW_MEAN_NS = 1_000_000;
+const STOPPED_CPU_SHARE = 0.5;
+const STOPS_WINDOW_MS = 60_000;
 // An isolate that took calls on this thread gets an empty task on the pool at most this often while
 // idle: tasks V8 posted meanwhile (garbage collection's, none that runs JavaScript) run only there.
 const DRAIN_MS = 50;
 // Versions sent to the pool, remembered past eviction; the oldest are forgotten past this many.
 const POOLED_VERSIONS_KEPT = 4096;
 const pooledVersions = new Set();
+// versionId -> when an entry of it was last stopped without being sent to the pool.
+const lastStops = new Map();
+// Why versions went to the pool since this runner started (its stats).
+const pooledFor = { computed: 0, stoppedTwice: 0, mean: 0 };
+// Entries stopped that mostly waited and left their version on this thread (see STOPPED_CPU_SHARE).
+let stopsWaited = 0;
 // Calls entered each way since this runner started (its stats).
 let callsOnThread = 0;
 let callsOnPool = 0;
@@ -619,7 +633,8 @@ function failure(entry, error) {
   return { kind: 'error', name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) };
 }
 
-async function runCall(message, retried = false) {
+// `onPool`: a call stopped on this thread runs again on the pool.
+async function runCall(message, retried = false, onPool = false) {
   const { callId, versionId } = message;
   if (message.script !== undefined && !versions.has(versionId)) {
     versions.set(versionId, { script: message.script, cachedData: undefined, cacheWarm: false });
@@ -636,6 +651,7 @@ async function runCall(message, retried = false) {
   let entry;
   let call;
   let retry = false;
+  let stopped = false;
   try {
     // On this thread only when nothing else of the isolate runs or waits on the pool. Work the pool
     // is finishing for it (no call waiting on a request) is waited for here: the isolate runs one
@@ -643,7 +659,7 @@ async function runCall(message, retried = false) {
     let now;
     for (;;) {
       entry = await entryFor(versionId);
-      const open = !inUse(entry) && !pooledVersions.has(versionId);
+      const open = !onPool && !inUse(entry) && !pooledVersions.has(versionId);
       now = open && entry.poolTasks === 0;
       if (!open || now) break;
       await new Promise((resolve) => entry.poolIdle.push(resolve));
@@ -693,7 +709,8 @@ async function runCall(message, retried = false) {
     // again in a fresh isolate, so the next call after such abuse answers normally.
     retry = !retried && entry?.reason === 'leftover' && (call === undefined || !hasStarted(call));
     // Stopped while it held this thread (RUN_NOW_TIMEOUT_MS): it runs again, from the start, on the pool.
-    retry ||= entry?.reason === 'stopped';
+    stopped = entry?.reason === 'stopped';
+    retry ||= stopped;
     if (!retry)
       send({ type: 'result', callId, ok: false, error: failure(entry, error), logs: takeLogs(call) });
   } finally {
@@ -704,7 +721,7 @@ async function runCall(message, retried = false) {
       if (entry !== undefined) dispose(versionId, entry, 'ephemeral');
     }
   }
-  if (retry) await runCall(message, true);
+  if (retry) await runCall(message, true, onPool || stopped);
 }
 
 // A call entered on the isolate's own thread, from the pool. Strings and numbers cross as they are.
@@ -730,6 +747,7 @@ function runNow(call, callId, message) {
   settled.catch(() => {});
   callsOnThread++;
   const before = cpuTimeOf(entry);
+  const processBefore = process.cpuUsage();
   try {
     // First says which call comes, and its start flag (a bundle may wrap the run function, and
     // drop arguments).
@@ -759,7 +777,7 @@ function runNow(call, callId, message) {
         send({ type: 'leftover', versionId, cpuMs: Number((cpuTimeOf(entry) - before) / 1_000_000n) });
         dispose(versionId, entry, 'leftover');
       } else {
-        poolVersion(versionId);
+        afterStop(versionId, processCpuNs(processBefore));
         dispose(versionId, entry, 'stopped');
       }
     }
@@ -772,11 +790,41 @@ function runNow(call, callId, message) {
   }
   const version = versions.get(versionId);
   if (version !== undefined) {
-    version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(cpuTimeOf(entry) - before) * 0.1;
-    if (version.entryNs > RUN_NOW_MEAN_NS) poolVersion(versionId);
+    version.entryNs = (version.entryNs ?? 0) * 0.9 + processCpuNs(processBefore) * 0.1;
+    if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) {
+      pooledFor.mean++;
+      poolVersion(versionId);
+    }
   }
   entry.ranNow = true;
   return settled;
+}
+
+// This process's CPU since `before` (process.cpuUsage), in nanoseconds.
+function processCpuNs(before) {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) * 1000;
+}
+
+// An entry stopped at the slice (see STOPPED_CPU_SHARE): its version goes to the pool when it
+// computed, or when it mostly waited a second time within STOPS_WINDOW_MS.
+function afterStop(versionId, usedNs) {
+  if (usedNs >= RUN_NOW_TIMEOUT_MS * 1e6 * STOPPED_CPU_SHARE) {
+    pooledFor.computed++;
+    poolVersion(versionId);
+    return;
+  }
+  const now = Date.now();
+  const last = lastStops.get(versionId);
+  lastStops.delete(versionId);
+  if (last !== undefined && now - last < STOPS_WINDOW_MS) {
+    pooledFor.stoppedTwice++;
+    poolVersion(versionId);
+    return;
+  }
+  stopsWaited++;
+  lastStops.set(versionId, now);
+  if (lastStops.size > POOLED_VERSIONS_KEPT) lastStops.delete(lastStops.keys().next().value);
 }
 
 function poolVersion(versionId) {
@@ -918,6 +966,8 @@ function receive(message) {
         callsOnThread,
         callsOnPool,
         pooledVersions: pooledVersions.size,
+        pooledFor,
+        stopsWaited,
         messagesIn,
         deliveriesIn,
       });

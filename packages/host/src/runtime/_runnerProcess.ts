@@ -76,6 +76,8 @@ type FromRunner =
       callsOnThread: number;
       callsOnPool: number;
       pooledVersions: number;
+      pooledFor: PooledFor;
+      stopsWaited: number;
       messagesIn: number;
       deliveriesIn: number;
     }
@@ -118,6 +120,16 @@ interface InFlight {
   readonly settle: (outcome: RunnerOutcome) => void;
 }
 
+/**
+ * Versions sent to the pool, by why: an entry stopped at the slice while it computed, a version
+ * stopped twice within a minute while it mostly waited, and entries whose mean CPU passed a millisecond.
+ */
+export interface PooledFor {
+  readonly computed: number;
+  readonly stoppedTwice: number;
+  readonly mean: number;
+}
+
 export interface RunnerStats {
   readonly pid: number;
   readonly isolates: number;
@@ -128,6 +140,13 @@ export interface RunnerStats {
   readonly callsOnPool: number;
   /** Versions whose calls now always enter through the pool (a call of theirs held the thread). */
   readonly pooledVersions: number;
+  /** Why versions were sent to the pool since the runner started (see runner.mjs, RUN_NOW_TIMEOUT_MS). */
+  readonly pooledFor: PooledFor;
+  /**
+   * Entries stopped at the slice that mostly waited (descheduled, or blocked) and left their version
+   * on the thread: their calls ran again on the pool.
+   */
+  readonly stopsWaited: number;
   /** Messages the runner took from the host, and the channel messages that carried them (see `post`). */
   readonly messagesIn: number;
   readonly deliveriesIn: number;
@@ -294,6 +313,8 @@ export function startRunnerProcess(options: {
         callsOnThread: message.callsOnThread,
         callsOnPool: message.callsOnPool,
         pooledVersions: message.pooledVersions,
+        pooledFor: message.pooledFor,
+        stopsWaited: message.stopsWaited,
         messagesIn: message.messagesIn,
         deliveriesIn: message.deliveriesIn,
       });
