@@ -7,7 +7,7 @@
 //   runner -> host: ready, cap { callId, versionId, capId, method, args, logs?, used? }, log { callId, entries },
 //                   result { callId, ok, value | error: { kind, message }, logs?, used? }, evicted { versionId },
 //                   stats { statsId, isolates, versions, callsOnThread, callsOnPool, pooledVersions,
-//                           pooledFor { computed, stoppedTwice, mean }, stopsWaited, messagesIn, deliveriesIn },
+//                           pooledFor { stoppedTwice, mean }, stopsForgiven, messagesIn, deliveriesIn },
 //                   security { kind, versionId, message },
 //                   leftover { versionId, cpuMs }
 // `used` (JSON text): the storage values the host read ahead for a call (`preload` in its request)
@@ -42,16 +42,15 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // of CPU per call. Partner code then holds this thread, so the entry is bounded: past this wall time
 // it is stopped, its isolate disposed and the call run again from the start on the pool (no effect
 // of the stopped run has left the isolate: what it posted and logged is held there until an entry
-// ends, see the prelude's `held`). A stopped entry that computed (this process used at least
-// STOPPED_CPU_SHARE of the slice meanwhile) sends its version to the pool for good (in this
-// runner); one that mostly waited (descheduled on a loaded machine, or blocked in Atomics.wait) does
-// so only when the version was stopped before within STOPS_WINDOW_MS, so a busy machine does not
-// move versions off this thread for good on one late timer. So do entries whose CPU, averaged over
-// the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a garbage collection, does not).
-// Both measure this process's CPU (getrusage), not the isolate's clock, which counts a descheduled
-// or blocked entry's wall time. A handler holds this thread for at most RUN_NOW_TIMEOUT_MS, once or
-// twice, or about a millisecond at a time. What follows a call's first await runs on the pool,
-// where its CPU budget is watched.
+// ends, see the prelude's `held`). A version stopped twice within STOPS_WINDOW_MS goes to the pool
+// for good (in this runner): the slice is wall time, and on a loaded machine a descheduled runner
+// overruns it now and then, which says nothing of the handler (neither does the CPU clock of a
+// stopped entry, nor this process's, which other threads share), while a handler that computes
+// past it does so again. So do versions whose entries' CPU (the isolate's thread clock), averaged
+// over the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a garbage collection, does
+// not). A handler holds this thread for at most RUN_NOW_TIMEOUT_MS two or three times, or about a
+// millisecond at a time. What follows a call's first await runs on the pool, where its CPU budget
+// is watched.
 //
 // Idle means no work of the isolate can be running on the pool, or this thread would wait for it
 // (and no watchdog tick could stop it): nothing this runner sent there (`poolWork`) is unfinished
@@ -60,7 +59,6 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // and FinalizationRegistry call nothing back: those were V8's only tasks that run JavaScript).
 const RUN_NOW_TIMEOUT_MS = 10;
 const RUN_NOW_MEAN_NS = 1_000_000;
-const STOPPED_CPU_SHARE = 0.5;
 const STOPS_WINDOW_MS = 60_000;
 // An isolate that took calls on this thread gets an empty task on the pool at most this often while
 // idle: tasks V8 posted meanwhile (garbage collection's, none that runs JavaScript) run only there.
@@ -70,10 +68,10 @@ const POOLED_VERSIONS_KEPT = 4096;
 const pooledVersions = new Set();
 // versionId -> when an entry of it was last stopped without being sent to the pool.
 const lastStops = new Map();
-// Why versions went to the pool since this runner started (its stats).
-const pooledFor = { computed: 0, stoppedTwice: 0, mean: 0 };
-// Entries stopped that mostly waited and left their version on this thread (see STOPPED_CPU_SHARE).
-let stopsWaited = 0;
+// Why versions went to the pool since this runner started, and stops that left their version on
+// this thread (its stats).
+const pooledFor = { stoppedTwice: 0, mean: 0 };
+let stopsForgiven = 0;
 // Calls entered each way since this runner started (its stats).
 let callsOnThread = 0;
 let callsOnPool = 0;
@@ -747,7 +745,6 @@ function runNow(call, callId, message) {
   settled.catch(() => {});
   callsOnThread++;
   const before = cpuTimeOf(entry);
-  const processBefore = process.cpuUsage();
   try {
     // First says which call comes, and its start flag (a bundle may wrap the run function, and
     // drop arguments).
@@ -777,7 +774,7 @@ function runNow(call, callId, message) {
         send({ type: 'leftover', versionId, cpuMs: Number((cpuTimeOf(entry) - before) / 1_000_000n) });
         dispose(versionId, entry, 'leftover');
       } else {
-        afterStop(versionId, processCpuNs(processBefore));
+        afterStop(versionId);
         dispose(versionId, entry, 'stopped');
       }
     }
@@ -790,7 +787,7 @@ function runNow(call, callId, message) {
   }
   const version = versions.get(versionId);
   if (version !== undefined) {
-    version.entryNs = (version.entryNs ?? 0) * 0.9 + processCpuNs(processBefore) * 0.1;
+    version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(cpuTimeOf(entry) - before) * 0.1;
     if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) {
       pooledFor.mean++;
       poolVersion(versionId);
@@ -800,20 +797,8 @@ function runNow(call, callId, message) {
   return settled;
 }
 
-// This process's CPU since `before` (process.cpuUsage), in nanoseconds.
-function processCpuNs(before) {
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) * 1000;
-}
-
-// An entry stopped at the slice (see STOPPED_CPU_SHARE): its version goes to the pool when it
-// computed, or when it mostly waited a second time within STOPS_WINDOW_MS.
-function afterStop(versionId, usedNs) {
-  if (usedNs >= RUN_NOW_TIMEOUT_MS * 1e6 * STOPPED_CPU_SHARE) {
-    pooledFor.computed++;
-    poolVersion(versionId);
-    return;
-  }
+// An entry stopped at the slice: its version goes to the pool at the second within STOPS_WINDOW_MS.
+function afterStop(versionId) {
   const now = Date.now();
   const last = lastStops.get(versionId);
   lastStops.delete(versionId);
@@ -822,7 +807,7 @@ function afterStop(versionId, usedNs) {
     poolVersion(versionId);
     return;
   }
-  stopsWaited++;
+  stopsForgiven++;
   lastStops.set(versionId, now);
   if (lastStops.size > POOLED_VERSIONS_KEPT) lastStops.delete(lastStops.keys().next().value);
 }
@@ -967,7 +952,7 @@ function receive(message) {
         callsOnPool,
         pooledVersions: pooledVersions.size,
         pooledFor,
-        stopsWaited,
+        stopsForgiven,
         messagesIn,
         deliveriesIn,
       });

@@ -179,7 +179,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     expect(after.deliveriesIn - before.deliveriesIn).toBeLessThanOrEqual(5);
   });
 
-  it('stops a call that holds the runner thread past its slice and runs it again on the pool, its effects once', async () => {
+  it('stops a call that holds the runner thread past its slice and runs it again on the pool, its effects once; a second stop within a minute sends the version to the pool', async () => {
     const { capabilities, lines, written } = recording();
     await idleIsolate('slow', capabilities);
     const before = await stats();
@@ -191,49 +191,24 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     // The stopped run's write request and log line never left the runner; the rerun's did, once.
     expect(written).toHaveLength(1);
     expect(lines.filter((line) => line === 'slow-start began')).toHaveLength(1);
-    let after = await stats();
-    if (after.pooledVersions === before.pooledVersions) {
-      // The runner got under half a core during the slice (a loaded machine): the stop counted as
-      // waiting, and the next stop sends the version to the pool.
-      console.log('slow-start: the first stop computed under half the slice; stopping it again');
-      expect(after.stopsWaited).toBe(before.stopsWaited + 1);
-      await idleIsolate('slow', capabilities);
-      expect(await invoke('slow', 'slow-start', { ms: 200 }, capabilities)).toMatchObject({ ok: true });
-      expect(written).toHaveLength(2);
-      after = await stats();
-    }
+    // A first stop may be a loaded machine's late timer: the version stays on the thread.
+    const once = await stats();
+    expect(once.stopsForgiven).toBe(before.stopsForgiven + 1);
+    expect(once.pooledVersions).toBe(before.pooledVersions);
+    await idleIsolate('slow', capabilities);
+    expect(await invoke('slow', 'slow-start', { ms: 200 }, capabilities)).toEqual({
+      ok: true,
+      data: { spun: 200 },
+    });
+    expect(written).toHaveLength(2);
+    expect(lines.filter((line) => line === 'slow-start began')).toHaveLength(2);
+    const after = await stats();
     expect(after.pooledVersions).toBe(before.pooledVersions + 1);
-    expect(
-      after.pooledFor.computed +
-        after.pooledFor.stoppedTwice -
-        (before.pooledFor.computed + before.pooledFor.stoppedTwice),
-    ).toBe(1);
+    expect(after.pooledFor.stoppedTwice).toBe(before.pooledFor.stoppedTwice + 1);
     // From now on the version enters through the pool.
     const onThread = after.callsOnThread;
     expect(await invoke('slow', 'ok', {}, capabilities)).toMatchObject({ ok: true });
     expect((await stats()).callsOnThread).toBe(onThread);
-  });
-
-  it('keeps a version on the runner thread after one stop that waited rather than computed (a loaded machine); a second within a minute sends it to the pool', async () => {
-    const capabilities = createMemoryCapabilities();
-    await idleIsolate('waiter', capabilities);
-    const before = await stats();
-    // Blocked 100 ms before its first await: stopped at the slice with next to no CPU used.
-    expect(await invoke('waiter', 'wait-start', { ms: 100 }, capabilities)).toEqual({
-      ok: true,
-      data: { waited: 100 },
-    });
-    const once = await stats();
-    expect(once.stopsWaited).toBe(before.stopsWaited + 1);
-    expect(once.pooledVersions).toBe(before.pooledVersions);
-    // Its rerun went through the pool; the calls after it enter on the thread again.
-    await idleIsolate('waiter', capabilities);
-    expect(await invoke('waiter', 'wait-start', { ms: 100 }, capabilities)).toMatchObject({ ok: true });
-    const twice = await stats();
-    expect(twice.pooledVersions).toBe(before.pooledVersions + 1);
-    expect(twice.pooledFor.stoppedTwice).toBe(before.pooledFor.stoppedTwice + 1);
-    expect(await invoke('waiter', 'ok', {}, capabilities)).toMatchObject({ ok: true });
-    expect((await stats()).callsOnThread).toBe(twice.callsOnThread);
   });
 
   it('kills a runner that stops answering once a call ran past its budget; the next call gets a new runner', async () => {

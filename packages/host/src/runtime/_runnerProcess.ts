@@ -77,7 +77,7 @@ type FromRunner =
       callsOnPool: number;
       pooledVersions: number;
       pooledFor: PooledFor;
-      stopsWaited: number;
+      stopsForgiven: number;
       messagesIn: number;
       deliveriesIn: number;
     }
@@ -121,11 +121,10 @@ interface InFlight {
 }
 
 /**
- * Versions sent to the pool, by why: an entry stopped at the slice while it computed, a version
- * stopped twice within a minute while it mostly waited, and entries whose mean CPU passed a millisecond.
+ * Versions sent to the pool, by why: stopped at the slice twice within a minute, and entries whose
+ * mean CPU passed a millisecond.
  */
 export interface PooledFor {
-  readonly computed: number;
   readonly stoppedTwice: number;
   readonly mean: number;
 }
@@ -142,11 +141,8 @@ export interface RunnerStats {
   readonly pooledVersions: number;
   /** Why versions were sent to the pool since the runner started (see runner.mjs, RUN_NOW_TIMEOUT_MS). */
   readonly pooledFor: PooledFor;
-  /**
-   * Entries stopped at the slice that mostly waited (descheduled, or blocked) and left their version
-   * on the thread: their calls ran again on the pool.
-   */
-  readonly stopsWaited: number;
+  /** Entries stopped at the slice that left their version on the thread (a first stop in a minute). */
+  readonly stopsForgiven: number;
   /** Messages the runner took from the host, and the channel messages that carried them (see `post`). */
   readonly messagesIn: number;
   readonly deliveriesIn: number;
@@ -314,7 +310,7 @@ export function startRunnerProcess(options: {
         callsOnPool: message.callsOnPool,
         pooledVersions: message.pooledVersions,
         pooledFor: message.pooledFor,
-        stopsWaited: message.stopsWaited,
+        stopsForgiven: message.stopsForgiven,
         messagesIn: message.messagesIn,
         deliveriesIn: message.deliveriesIn,
       });
