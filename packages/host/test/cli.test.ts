@@ -109,6 +109,7 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
         '0005_webhook_requests.sql',
         '0006_cache_epoch.sql',
         '0007_job_claim.sql',
+        '0008_job_lease.sql',
       ],
     });
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });

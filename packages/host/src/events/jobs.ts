@@ -144,7 +144,7 @@ export async function claimJobs(
   if (input.limit <= 0) return [];
   const full = integrationsAtLimit(input.running, input.perIntegration);
   const { rows } = await db.query(
-    // Queued and expired rows apart: each branch reads its index in order (jobs_queued, jobs_ready)
+    // Queued and expired rows apart: each branch reads its own index (jobs_queued in order, jobs_lease)
     // and stops at its limit, where one OR'ed condition sorted every ready row at each claim.
     prepared(`WITH queued AS (
        SELECT id, kind, integration_slug, run_at, created_at FROM jobs
