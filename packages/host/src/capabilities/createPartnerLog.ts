@@ -192,21 +192,28 @@ export function createPartnerLog(options: {
   readonly lineBytes: number;
 }): (entry: LogEntry) => void {
   const { logger, identity, budget, lineBytes } = options;
-  const bound = Object.fromEntries(Object.entries(identity).filter(([, value]) => value !== undefined));
-  const callLogger = logger.child(bound);
+  // Made at the call's first line: most calls log nothing, and a child logger serialises its bindings.
+  let child: Logger | undefined;
+  const callLogger = () => {
+    if (child === undefined) {
+      const bound = Object.fromEntries(Object.entries(identity).filter(([, value]) => value !== undefined));
+      child = logger.child(bound);
+    }
+    return child;
+  };
   return (entry) => {
     const raw = readEntry(entry);
-    // A line the logger would not write is not prepared, nor counted.
-    if (!callLogger.isLevelEnabled(raw.level) || budget.closed()) return;
+    // A line the logger would not write is not prepared, nor counted (a child logs at its parent's level).
+    if (!logger.isLevelEnabled(raw.level) || budget.closed()) return;
     const line = prepareLine(raw, lineBytes);
     const admission = budget.admit(line.bytes);
     if (admission.admitted) {
-      callLogger[line.level]({ partner: true, ...line.fields }, line.message);
+      callLogger()[line.level]({ partner: true, ...line.fields }, line.message);
       return;
     }
     const notice = admission.notice;
     if (notice === undefined) return;
-    callLogger.warn(
+    callLogger().warn(
       { budget: notice.budget, loggedLines: notice.loggedLines, loggedBytes: notice.loggedBytes },
       notice.message,
     );
