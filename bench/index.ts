@@ -12,7 +12,15 @@ import { benchUiSize } from './uiSize.bench.js';
 import { benchValidate } from './validate.bench.js';
 import { benchWebhookIngest } from './webhookIngest.bench.js';
 
-console.log(`Platform benchmarks: node ${process.version}, ${process.platform}/${process.arch}`);
+// `npm run bench` measures the packages as built (`tsc -b`, each package's `dist/`): what an installed
+// `platform-host` or `platform` runs. `npm run bench:source` measures the sources through tsx, as
+// `npm start` and the bins run them in this checkout (tsx keeps function names, a call per closure made).
+const measured = import.meta.resolve('@platform/host').includes('/dist/')
+  ? 'the packages as built (dist/, as installed)'
+  : 'the sources through tsx (npm run bench:source)';
+console.log(
+  `Platform benchmarks: node ${process.version}, ${process.platform}/${process.arch}; measuring ${measured}`,
+);
 // `npm run bench -- isolated route` runs only the benchmarks whose names contain one of the words.
 const benches: Record<string, () => Promise<void>> = {
   definition: benchDefinition,
