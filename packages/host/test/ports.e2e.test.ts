@@ -30,14 +30,27 @@ const routeUrl = (slug: string, rest: string, query = '') =>
 const auth = () => ({ authorization: `Bearer ${owner.token}` });
 // The ports' schedules sync at :00 and :30 (GitHub) and :00 (Workable) on the wall clock, against the
 // same storage and fake vendor as the actions: a scheduled sync running beside a test's sync would take
-// its injected faults and answer it 409 conflict (as it should). Each test starts clear of those minutes.
+// its injected faults and answer it 409 conflict (as it should). Each test starts clear of those minutes:
+// at least MARGIN_MS before one (a test, on a loaded machine, must end before it) and after one (the
+// scheduled syncs, through their vendor retries and conflict retries, must have ended). 10 s before
+// and 15 s after were not enough on a loaded CI machine.
 const SCHEDULE_MINUTE_MS = 30 * 60_000;
+const MARGIN_MS = 45_000;
 async function clearOfSchedules(): Promise<void> {
   const sinceBoundary = Date.now() % SCHEDULE_MINUTE_MS;
   const untilBoundary = SCHEDULE_MINUTE_MS - sinceBoundary;
   const waitMs =
-    untilBoundary < 10_000 ? untilBoundary + 15_000 : sinceBoundary < 15_000 ? 15_000 - sinceBoundary : 0;
-  if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    untilBoundary < MARGIN_MS
+      ? untilBoundary + MARGIN_MS
+      : sinceBoundary < MARGIN_MS
+        ? MARGIN_MS - sinceBoundary
+        : 0;
+  if (waitMs > 0) {
+    console.log(
+      `ports e2e: waiting ${Math.ceil(waitMs / 1000)} s to start clear of the ports' schedule minute`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
 }
 const action = (slug: string, name: string, input: unknown) =>
   fetch(routeUrl(slug, `actions/${name}`), {
@@ -144,7 +157,7 @@ describe('the ports carry no helper code', () => {
 });
 
 describe('GitHub port on a real serve against a fake GitHub', { timeout: 90_000 }, () => {
-  beforeEach(clearOfSchedules, 30_000);
+  beforeEach(clearOfSchedules, 2 * MARGIN_MS + 10_000);
   it('answers 409 with its own message before GitHub is connected', async () => {
     const response = await action('github-issues', 'create-issue', { ...REPO, title: 'Too early' });
     expect(response.status).toBe(409);
@@ -294,7 +307,7 @@ describe('GitHub port on a real serve against a fake GitHub', { timeout: 90_000 
 });
 
 describe('Workable port on a real serve against a fake Workable', { timeout: 120_000 }, () => {
-  beforeEach(clearOfSchedules, 30_000);
+  beforeEach(clearOfSchedules, 2 * MARGIN_MS + 10_000);
   const deliver = (body: string, signature = signWorkable(body, WEBHOOK_SECRET)) =>
     fetch(routeUrl('workable-candidates', 'webhooks/candidate-events'), {
       method: 'POST',
