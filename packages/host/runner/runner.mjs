@@ -65,8 +65,8 @@ const STOPS_WINDOW_MS = 60_000;
 const DRAIN_MS = 50;
 // Versions sent to the pool, remembered past eviction; the oldest are forgotten past this many.
 const POOLED_VERSIONS_KEPT = 4096;
-const pooledVersions = new Set();
-// versionId -> when an entry of it was last stopped without being sent to the pool.
+const pooledVersions = new Map();
+// versionId -> when an entry of it was last stopped without being sent to the pool (as many kept).
 const lastStops = new Map();
 // Why versions went to the pool since this runner started, and stops that left their version on
 // this thread (its stats).
@@ -788,10 +788,7 @@ function runNow(call, callId, message) {
   const version = versions.get(versionId);
   if (version !== undefined) {
     version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(cpuTimeOf(entry) - before) * 0.1;
-    if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) {
-      pooledFor.mean++;
-      poolVersion(versionId);
-    }
+    if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) poolVersion(versionId, 'mean');
   }
   entry.ranNow = true;
   return settled;
@@ -801,21 +798,26 @@ function runNow(call, callId, message) {
 function afterStop(versionId) {
   const now = Date.now();
   const last = lastStops.get(versionId);
-  lastStops.delete(versionId);
   if (last !== undefined && now - last < STOPS_WINDOW_MS) {
-    pooledFor.stoppedTwice++;
-    poolVersion(versionId);
+    lastStops.delete(versionId);
+    poolVersion(versionId, 'stoppedTwice');
     return;
   }
   stopsForgiven++;
-  lastStops.set(versionId, now);
-  if (lastStops.size > POOLED_VERSIONS_KEPT) lastStops.delete(lastStops.keys().next().value);
+  remember(lastStops, versionId, now);
 }
 
-function poolVersion(versionId) {
-  pooledVersions.delete(versionId);
-  pooledVersions.add(versionId);
-  if (pooledVersions.size > POOLED_VERSIONS_KEPT) pooledVersions.delete(pooledVersions.values().next().value);
+// `reason`: a key of `pooledFor`.
+function poolVersion(versionId, reason) {
+  pooledFor[reason]++;
+  remember(pooledVersions, versionId, reason);
+}
+
+// Sets a key as the newest of a map of versions; the oldest go past POOLED_VERSIONS_KEPT.
+function remember(recent, versionId, value) {
+  recent.delete(versionId);
+  recent.set(versionId, value);
+  if (recent.size > POOLED_VERSIONS_KEPT) recent.delete(recent.keys().next().value);
 }
 
 // Work sent to the isolate's pool thread: until it settles, no call enters on this thread.
