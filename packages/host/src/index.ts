@@ -50,7 +50,13 @@ export {
   type IsolatedRuntimeOptions,
 } from './runtime/createIsolatedRuntime.js';
 export { type IsolatedVmLine, isolatedVmLineFor } from './runtime/isolatedVm.js';
-export type { Runtime, RuntimeCall, RuntimeReport, RuntimeVersion } from './runtime/Runtime.js';
+export type {
+  Runtime,
+  RuntimeCall,
+  RuntimeReport,
+  RuntimeVersion,
+  WebhookPayloadVerdict,
+} from './runtime/Runtime.js';
 export { createSecretBox, loadSecretKey, type SecretBox } from './secrets/SecretBox.js';
 export { addSeat, createSource, type SeatRole, type Source, type SourceStage } from './store/integrations.js';
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';

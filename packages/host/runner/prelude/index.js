@@ -300,12 +300,35 @@ define('__platformSetBundle', (namespace) => {
     return undefined;
   });
 
+  // The host's batch of payload checks for this version (deliveries that arrived together): one
+  // entry into the isolate for all of them, a verdict each, in order. A check that throws answers
+  // for itself alone. The prelude's own op, so bundles built by any platform-host answer it.
+  async function parseMany(items, capabilities) {
+    const results = [];
+    for (let at = 0; at < items.length; at++) {
+      const { webhookId, rawBody, contentType } = items[at];
+      try {
+        const call = { op: 'parseWebhookPayload', webhookId, rawBody };
+        if (contentType !== undefined) call.contentType = contentType;
+        const verdict = await runGuestCall(definition, call, capabilities);
+        // Ingress keeps the raw body: the parsed payload need not travel back.
+        results[at] = verdict?.ok === true ? { ok: true } : verdict;
+      } catch (error) {
+        results[at] = {
+          __thrown: { name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) },
+        };
+      }
+    }
+    return jsonStringify(results);
+  }
+
   async function runGuest(callId, requestJson, deadline) {
     currentCall = callId;
     try {
       const { preload, ...request } = jsonParse(requestJson);
       if (typeof deadline === 'number' && Number.isFinite(deadline)) request.deadline = deadline;
       const { capabilities, takeUsed } = capabilitiesFor(callId, preload);
+      if (request.op === 'parseWebhookPayloads') return await parseMany(request.items, capabilities);
       const result = jsonStringify(await runGuestCall(definition, request, capabilities));
       // Preloaded values used after the call's last request go with its result: "\0<used>\0<result>".
       const usedLast = takeUsed();

@@ -2,6 +2,7 @@ import type { DefinitionManifest, WebhookRequestInit, WebhookVerification } from
 import { verifyWebhookSignature, webhookHeaderView } from '@platform/sdk/runtime';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
+import type { WebhookPayloadVerdict } from '../runtime/Runtime.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { readBundle } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
@@ -110,7 +111,10 @@ export function webhookRoutes(services: HostServices): Hono {
               secret,
               now: services.now(),
               method: c.req.method,
-              url: vendorUrl(services, c),
+              // Built only for a scheme that signs it (a URL parse per delivery otherwise).
+              ...(signature.scheme?.signedPayload?.includes('{url}') === true
+                ? { url: vendorUrl(services, c) }
+                : {}),
             });
       // Cached for at most the host cache's maxAgeMs (the secrets table is not one it watches):
       // a secret refused here is read again from the database before the delivery is refused,
@@ -172,13 +176,28 @@ export function webhookRoutes(services: HostServices): Hono {
       );
     }
     const versionId = row.version_id as string;
-    const parsed = await services.runtime.parseWebhookPayload({
-      version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
-      webhookId,
-      rawBody,
-      contentType: request.contentType,
-      timeoutMs: services.limits.webhookTimeoutMs,
-    });
+    let parsed: WebhookPayloadVerdict;
+    try {
+      parsed = await services.runtime.parseWebhookPayload({
+        version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
+        webhookId,
+        rawBody,
+        contentType: request.contentType,
+        timeoutMs: services.limits.webhookTimeoutMs,
+      });
+    } catch (error) {
+      // The partner's schema threw or ran past its budget: nothing is stored, the vendor retries.
+      services.logger.warn(
+        { err: error, integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
+        'webhook refused: its payloadSchema failed while checking the delivery',
+      );
+      return errorResponse(
+        c,
+        500,
+        'handler_error',
+        `The webhook's payloadSchema failed while checking this delivery; it was not accepted, so the vendor may retry. The integration's developer can reproduce it with this payload.`,
+      );
+    }
     if (!parsed.ok) {
       return errorResponse(c, 400, 'invalid_payload', parsed.error.message, {
         ...(parsed.error.issues === undefined ? {} : { issues: parsed.error.issues }),

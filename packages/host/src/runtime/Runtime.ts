@@ -18,6 +18,9 @@ import type {
  * whose default export is the definition). Versions never change, so a runtime loads a bundle once
  * per version and calls `loadBundle` only then.
  */
+/** What ingress learns from a payload check: valid, or why not (`ParsedWebhookPayload` less the payload). */
+export type WebhookPayloadVerdict = { readonly ok: true } | Extract<ParsedWebhookPayload, { ok: false }>;
+
 export interface RuntimeVersion {
   readonly id: string;
   /** The integration and version number, for what the runtime reports (security events, warnings). */
@@ -64,6 +67,7 @@ export interface Runtime {
    * without running its handler: what ingress checks before it stores a delivery and answers 202.
    * Partner schemas are partner code, so this runs where the rest of it runs. No capabilities:
    * validation may not reach out. Never throws for a bad body (`invalid_payload`, with `issues`).
+   * The verdict only: ingress stores the raw body, so the parsed payload does not travel back.
    */
   parseWebhookPayload(call: {
     readonly version: RuntimeVersion;
@@ -72,7 +76,7 @@ export interface Runtime {
     /** The request's Content-Type: form-encoded bodies are decoded, anything else parsed as JSON. */
     readonly contentType?: string | undefined;
     readonly timeoutMs: number;
-  }): Promise<ParsedWebhookPayload>;
+  }): Promise<WebhookPayloadVerdict>;
   /**
    * Runs a webhook's `reply` (the sdk's `replyToWebhook`) on a delivery that passed its signature
    * and payload checks: a checked reply to answer at once, or `reply: undefined` to queue it. Like

@@ -18,7 +18,7 @@ import {
   runOnTokens,
   runSchedule,
 } from '@platform/sdk/runtime';
-import type { Runtime, RuntimeCall, RuntimeVersion } from './Runtime.js';
+import type { Runtime, RuntimeCall, RuntimeVersion, WebhookPayloadVerdict } from './Runtime.js';
 
 /**
  * Runs partner code in the host's own process. Same guest engine and capabilities as the isolated
@@ -116,7 +116,9 @@ export function createInProcessRuntime(
     async parseWebhookPayload(call) {
       const definition = await load(call.version);
       return rejectAfter(
-        parseWebhookPayload(definition, call.webhookId, call.rawBody, call.contentType),
+        parseWebhookPayload(definition, call.webhookId, call.rawBody, call.contentType).then(
+          (parsed): WebhookPayloadVerdict => (parsed.ok ? { ok: true } : parsed),
+        ),
         call.timeoutMs,
         `payload validation exceeded ${call.timeoutMs} ms`,
       );

@@ -5,11 +5,11 @@ import {
   type ActivateResult,
   type DefinitionManifest,
   type GuestCall,
-  type ParsedWebhookPayload,
   type PreloadedValue,
   type StorageRef,
   type WebhookReplyResult,
 } from '@platform/sdk/runtime';
+import { createGroupCommit, type GroupCommit } from '../db/groupCommit.js';
 import {
   type RunnerOutcome,
   type RunnerProcess,
@@ -19,7 +19,13 @@ import {
 } from './_runnerProcess.js';
 import { buildGuestPrelude } from './buildGuestPrelude.js';
 import { resolveIsolatedVm } from './isolatedVm.js';
-import type { Runtime, RuntimeCall, RuntimeReport, RuntimeVersion } from './Runtime.js';
+import type {
+  Runtime,
+  RuntimeCall,
+  RuntimeReport,
+  RuntimeVersion,
+  WebhookPayloadVerdict,
+} from './Runtime.js';
 import { toIsolateScript } from './toIsolateScript.js';
 
 export interface IsolatedRuntimeOptions {
@@ -158,7 +164,7 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
   async function run(
     version: RuntimeVersion,
     // `preload`: storage values read ahead for the handler (the prelude takes them off the request).
-    request: GuestCall & { readonly preload?: readonly PreloadedValue[] },
+    request: (GuestCall & { readonly preload?: readonly PreloadedValue[] }) | PayloadChecksCall,
     capabilities: RuntimeCall['capabilities'],
     timeoutMs: number,
     ephemeral = false,
@@ -232,6 +238,42 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
     checkpoint: refuse,
   };
 
+  // Payload checks by version, batched: the deliveries that arrive while a version's batch is in
+  // its isolate go together in the next one (one call and one entry into the isolate for all), so
+  // under load they also reach the delivery insert together (`enqueueBatcher`). One batch in flight
+  // per version: its isolate runs one thing at a time anyway. A batch that cannot finish (budget,
+  // crash) fails the checks in it, all of one version; other versions' batches are not held up.
+  const payloadChecks = new Map<
+    string,
+    { pending: number; group: GroupCommit<PayloadCheck, WebhookPayloadVerdict | Error> }
+  >();
+  const payloadCheckBatcher = (version: RuntimeVersion) =>
+    createGroupCommit<PayloadCheck, WebhookPayloadVerdict | Error>({
+      maxInFlight: 1,
+      maxRows: PAYLOAD_CHECKS_PER_BATCH,
+      maxBytes: PAYLOAD_BATCH_BYTES,
+      sizeOf: (check) => check.rawBody.length,
+      closedMessage: 'the isolated runtime is closed',
+      async writeMany(checks) {
+        const outcome = await run(
+          version,
+          {
+            op: 'parseWebhookPayloads',
+            items: checks.map(({ webhookId, rawBody, contentType }) => ({
+              webhookId,
+              rawBody,
+              ...(contentType === undefined ? {} : { contentType }),
+            })),
+          },
+          NO_CAPABILITIES,
+          Math.max(...checks.map((check) => check.timeoutMs)),
+        );
+        // As in process: a validation that cannot finish is an error for ingress to answer, not a verdict.
+        if (!outcome.ok) throw new Error(outcome.error.message);
+        return answersOf(outcome.value, checks.length);
+      },
+    });
+
   const handlerError = (message: string) => ({
     ok: false as const,
     error: { code: 'handler_error' as const, message },
@@ -277,21 +319,31 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
         () => handlerError(ACTION_FAILED_MESSAGE),
       );
     },
-    async parseWebhookPayload(call) {
-      const outcome = await run(
-        call.version,
-        {
-          op: 'parseWebhookPayload',
-          webhookId: call.webhookId,
-          rawBody: call.rawBody,
-          ...(call.contentType === undefined ? {} : { contentType: call.contentType }),
+    parseWebhookPayload(call) {
+      let batcher = payloadChecks.get(call.version.id);
+      if (batcher === undefined) {
+        batcher = { pending: 0, group: payloadCheckBatcher(call.version) };
+        payloadChecks.set(call.version.id, batcher);
+      }
+      const current = batcher;
+      current.pending += 1;
+      const settled = () => {
+        current.pending -= 1;
+        if (current.pending === 0 && payloadChecks.get(call.version.id) === current) {
+          payloadChecks.delete(call.version.id);
+        }
+      };
+      return current.group.submit(call).then(
+        (answer) => {
+          settled();
+          if (answer instanceof Error) throw answer;
+          return answer;
         },
-        NO_CAPABILITIES,
-        call.timeoutMs,
+        (error: unknown) => {
+          settled();
+          throw error;
+        },
       );
-      // As in process: a validation that cannot finish is an error for ingress to answer, not a verdict.
-      if (!outcome.ok) throw new Error(outcome.error.message);
-      return JSON.parse(outcome.value) as ParsedWebhookPayload;
     },
     async replyToWebhook(call) {
       const outcome = await run(
@@ -334,6 +386,47 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       scripts.clear();
     },
   };
+}
+
+/** Payload checks in one batch at most, and their bodies' length (a larger body goes alone). */
+const PAYLOAD_CHECKS_PER_BATCH = 64;
+const PAYLOAD_BATCH_BYTES = 1024 * 1024;
+
+type PayloadCheck = Parameters<Runtime['parseWebhookPayload']>[0];
+
+/** The prelude's own op (runner/prelude): several payload checks of one version in one entry. */
+interface PayloadChecksCall {
+  readonly op: 'parseWebhookPayloads';
+  readonly items: readonly { webhookId: string; rawBody: string; contentType?: string }[];
+}
+
+/**
+ * The prelude's answer to a batch of payload checks (JSON text from the isolate: checked, not
+ * trusted): one answer per check, in order. A check that threw answers `{ __thrown }`, which
+ * becomes the error its caller is rejected with; so does an answer that is not an object.
+ */
+function answersOf(text: string, count: number): (WebhookPayloadVerdict | Error)[] {
+  const answers: unknown = JSON.parse(text);
+  if (!Array.isArray(answers) || answers.length !== count) {
+    throw new Error(
+      'the isolate answered a batch of payload checks with something other than one answer each',
+    );
+  }
+  return answers.map((answer: unknown) => {
+    if (typeof answer !== 'object' || answer === null) {
+      return new Error('the isolate answered a payload check with no verdict');
+    }
+    if ('__thrown' in answer) {
+      const thrown = (answer as { __thrown?: { name?: unknown; message?: unknown } }).__thrown;
+      return new Error(String(thrown?.message ?? 'the payload check failed'));
+    }
+    const verdict = answer as { ok?: unknown; error?: unknown };
+    if (verdict.ok === true) return { ok: true };
+    if (verdict.ok === false && typeof verdict.error === 'object' && verdict.error !== null) {
+      return answer as WebhookPayloadVerdict;
+    }
+    return new Error('the isolate answered a payload check with no verdict');
+  });
 }
 
 /** Which handler a guest call runs, for the keys to read ahead of it. */

@@ -66,6 +66,15 @@ describe('webhookHeaderView', () => {
     };
     const bounded = webhookHeaderView(big);
     expect(Object.keys(bounded)).toEqual(['b-small', 'c-half']);
+
+    // The bound counts UTF-8 bytes: 'é' is 2, an emoji (a surrogate pair) 4, a lone surrogate 3.
+    const wide = { 'a-wide': `${'é'.repeat(1000)}${'😀'.repeat(1000)}\ud800`, 'b-plain': 'y'.repeat(2180) };
+    expect(6 + 2000 + 4000 + 3 + 7 + 2180).toBe(8196);
+    expect(Object.keys(webhookHeaderView(wide))).toEqual(['a-wide']);
+    expect(Object.keys(webhookHeaderView({ ...wide, 'b-plain': 'y'.repeat(2176) }))).toEqual([
+      'a-wide',
+      'b-plain',
+    ]);
   });
 });
 

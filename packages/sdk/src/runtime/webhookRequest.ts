@@ -20,7 +20,6 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 // Words that make a header a credential wherever they stand as a hyphen-separated part of its name
 // (x-api-key, x-auth-token, x-gitlab-token, x-csrf-token, x-amz-security-token, ...).
 const CREDENTIAL_WORD = /(^|-)(token|secret|password|passwd|api-?key|auth|session|credentials?)(-|$)/;
-const encoder = new TextEncoder();
 
 /**
  * Whether a header carries a credential and so never reaches partner code.
@@ -56,7 +55,7 @@ export function webhookHeaderView(headers: WebhookHeaders): Record<string, strin
   let bytes = 0;
   for (const name of [...joined.keys()].sort()) {
     const value = joined.get(name)!.join(', ');
-    const size = encoder.encode(name).byteLength + encoder.encode(value).byteLength;
+    const size = utf8Length(name) + utf8Length(value);
     if (count >= WEBHOOK_HEADER_LIMITS.count) break;
     if (bytes + size > WEBHOOK_HEADER_LIMITS.bytes) continue;
     view[name] = value;
@@ -64,6 +63,24 @@ export function webhookHeaderView(headers: WebhookHeaders): Record<string, strin
     bytes += size;
   }
   return view;
+}
+
+/** The UTF-8 length of `text` without encoding it (a lone surrogate counts 3, as TextEncoder's U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && at + 1 < text.length) {
+      const next = text.charCodeAt(at + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        at += 1;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function collect(headers: Headers): Array<[string, string]> {
