@@ -112,9 +112,7 @@ export function webhookRoutes(services: HostServices): Hono {
               now: services.now(),
               method: c.req.method,
               // Built only for a scheme that signs it (a URL parse per delivery otherwise).
-              ...(signature.scheme?.signedPayload?.includes('{url}') === true
-                ? { url: vendorUrl(services, c) }
-                : {}),
+              url: () => vendorUrl(services, c),
             });
       // Cached for at most the host cache's maxAgeMs (the secrets table is not one it watches):
       // a secret refused here is read again from the database before the delivery is refused,

@@ -333,17 +333,13 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
           payloadChecks.delete(call.version.id);
         }
       };
-      return current.group.submit(call).then(
-        (answer) => {
-          settled();
+      return current.group
+        .submit(call)
+        .finally(settled)
+        .then((answer) => {
           if (answer instanceof Error) throw answer;
           return answer;
-        },
-        (error: unknown) => {
-          settled();
-          throw error;
-        },
-      );
+        });
     },
     async replyToWebhook(call) {
       const outcome = await run(
@@ -413,17 +409,13 @@ function answersOf(text: string, count: number): (WebhookPayloadVerdict | Error)
     );
   }
   return answers.map((answer: unknown) => {
-    if (typeof answer !== 'object' || answer === null) {
-      return new Error('the isolate answered a payload check with no verdict');
+    const verdict = (answer ?? {}) as { ok?: unknown; error?: unknown; __thrown?: { message?: unknown } };
+    if (typeof verdict.__thrown === 'object' && verdict.__thrown !== null) {
+      return new Error(String(verdict.__thrown.message ?? 'the payload check failed'));
     }
-    if ('__thrown' in answer) {
-      const thrown = (answer as { __thrown?: { name?: unknown; message?: unknown } }).__thrown;
-      return new Error(String(thrown?.message ?? 'the payload check failed'));
-    }
-    const verdict = answer as { ok?: unknown; error?: unknown };
     if (verdict.ok === true) return { ok: true };
     if (verdict.ok === false && typeof verdict.error === 'object' && verdict.error !== null) {
-      return answer as WebhookPayloadVerdict;
+      return verdict as WebhookPayloadVerdict;
     }
     return new Error('the isolate answered a payload check with no verdict');
   });

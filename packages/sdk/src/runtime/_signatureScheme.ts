@@ -82,7 +82,8 @@ export function secretKey(
 export interface SignedValues {
   readonly timestamp: string;
   readonly method: string | undefined;
-  readonly url: string | undefined;
+  /** Or a function, called only when the template signs `{url}`. */
+  readonly url: string | (() => string) | undefined;
   /** A request header's value by lower-case name, `undefined` when it was not sent. */
   readonly header: (name: string) => string | undefined;
 }
@@ -117,15 +118,17 @@ export function signedMessage(
           };
         parts.push(utf8(values.method.toUpperCase()));
         break;
-      case 'url':
-        if (values.url === undefined)
+      case 'url': {
+        const url = typeof values.url === 'function' ? values.url() : values.url;
+        if (url === undefined)
           return {
             ok: false,
             reason: 'the scheme signs {url}, but no request URL was given',
             refusal: 'misconfigured',
           };
-        parts.push(utf8(values.url));
+        parts.push(utf8(url));
         break;
+      }
       case 'header': {
         const value = values.header(part.name);
         if (value === undefined)

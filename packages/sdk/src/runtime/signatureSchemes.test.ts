@@ -226,6 +226,26 @@ describe('{method}{url}{body}{timestamp} in milliseconds (HubSpot v3)', () => {
     expect(ours['X-HubSpot-Signature-v3']).toBe(`sha256=${signed}`);
   });
 
+  it('takes the URL as a function, called only when the scheme signs {url}', async () => {
+    let made = 0;
+    const makeUrl = () => {
+      made += 1;
+      return url;
+    };
+    expect(await verify({ url: makeUrl })).toEqual({ valid: true });
+    expect(made).toBe(1);
+    const github = await verifyWebhookSignature({
+      signature: { header: 'X-Hub-Signature-256', secretName: 'GITHUB_WEBHOOK_SECRET' },
+      // A well-formed digest, so the signed bytes are built (and refused).
+      headers: { 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` },
+      rawBody: PAYLOAD,
+      secret,
+      url: makeUrl,
+    });
+    expect(github).toMatchObject({ valid: false, refusal: 'mismatch' });
+    expect(made).toBe(1);
+  });
+
   it("signs what HubSpot's own isValid accepts (a current timestamp: it reads the clock)", async () => {
     const now = Date.now();
     const ours = await signWebhookPayload({

@@ -27,8 +27,11 @@ export interface VerifyWebhookSignatureInput {
   readonly secret: string;
   /** The request method, for `{method}` (upper-cased). */
   readonly method?: string;
-  /** The URL the vendor called (public origin, path and query as received), for `{url}`. */
-  readonly url?: string;
+  /**
+   * The URL the vendor called (public origin, path and query as received), for `{url}`; or a
+   * function making it, called only when the scheme signs `{url}`.
+   */
+  readonly url?: string | (() => string);
   /** Current time (`Date` or ms since epoch). Default `Date.now()`. */
   readonly now?: Date | number;
 }
