@@ -125,3 +125,46 @@ describe('webhook ingress: a payloadSchema that fails', () => {
     }
   });
 });
+
+describe('webhook ingress: a body that fits the declared payload shape', () => {
+  it("is accepted without entering the isolate; a body that does not fit gets the schema's own issues", async () => {
+    const host = await startTestHost({ projects: ['payload-checks'] });
+    try {
+      const isolated = host.services.runtime as IsolatedRuntime;
+      const entered = async () =>
+        (await isolated.stats()).reduce((sum, runner) => sum + runner.callsOnThread + runner.callsOnPool, 0);
+      const deliver = (body: unknown, contentType = 'application/json') =>
+        host.call(
+          `/api/integrations/test-payload-checks/webhooks/order-created?accountId=${host.accountId}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': contentType },
+            body: typeof body === 'string' ? body : JSON.stringify(body),
+          },
+        );
+      // The version's isolate exists before counting (a body that does not fit loads it).
+      expect((await deliver({ id: 'o-0', total: 'zero' })).status).toBe(400);
+      const before = await entered();
+      const accepted = await Promise.all([
+        deliver({ id: 'o-1', total: 1 }),
+        deliver({ id: 'o-2', total: 2.5, extra: [1] }),
+      ]);
+      expect(accepted.map((response) => response.status)).toEqual([202, 202]);
+      expect(await entered()).toBe(before);
+
+      const refused = await deliver({ id: 'o-3', total: 'three' });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_payload', issues: [{ path: ['total'] }] },
+      });
+      // Form-encoded bodies always go to the schema (its values are strings: refused here).
+      expect((await deliver('id=o-4&total=4', 'application/x-www-form-urlencoded')).status).toBe(400);
+      expect(await entered()).toBe(before + 2);
+      const stored = await host.db.query("SELECT body FROM jobs WHERE kind = 'webhook' ORDER BY body");
+      expect(stored.rows.map((row) => JSON.parse(row.body as string).id)).toEqual(['o-1', 'o-2']);
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -1,5 +1,12 @@
 import type { DefinitionManifest, WebhookRequestInit, WebhookVerification } from '@platform/sdk/runtime';
-import { verifyWebhookSignature, webhookHeaderView } from '@platform/sdk/runtime';
+import {
+  type PayloadShape,
+  payloadFitsShape,
+  readPayloadShape,
+  verifyWebhookSignature,
+  webhookBodyKind,
+  webhookHeaderView,
+} from '@platform/sdk/runtime';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import type { WebhookPayloadVerdict } from '../runtime/Runtime.js';
@@ -31,8 +38,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * `POST /api/integrations/<slug>/webhooks/<webhookId>?accountId=` (the account's id or slug):
  * vendor deliveries. In order:
  * size limit (413), integration/webhook/activation (404), signature with the signing secret from
- * the tiers (401, never a hint of the expected value), payload schema through the runtime (form
- * or JSON by Content-Type; 400 with issues), the webhook's synchronous `reply` when it declares
+ * the tiers (401, never a hint of the expected value), payload schema (form or JSON by
+ * Content-Type; a JSON body that fits the manifest's declared shape on the host, any other through
+ * the runtime; 400 with issues), the webhook's synchronous `reply` when it declares
  * one (answered at once, nothing queued); then the raw body and the request's method, header view
  * and content type are stored durably as a job and answered 202 before the handler runs. The URL
  * is the credential's address; the signature is the credential. An unknown account
@@ -174,27 +182,31 @@ export function webhookRoutes(services: HostServices): Hono {
       );
     }
     const versionId = row.version_id as string;
-    let parsed: WebhookPayloadVerdict;
-    try {
-      parsed = await services.runtime.parseWebhookPayload({
-        version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
-        webhookId,
-        rawBody,
-        contentType: request.contentType,
-        timeoutMs: services.limits.webhookTimeoutMs,
-      });
-    } catch (error) {
-      // The partner's schema threw or ran past its budget: nothing is stored, the vendor retries.
-      services.logger.warn(
-        { err: error, integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
-        'webhook refused: its payloadSchema failed while checking the delivery',
-      );
-      return errorResponse(
-        c,
-        500,
-        'handler_error',
-        `The webhook's payloadSchema failed while checking this delivery; it was not accepted, so the vendor may retry. The integration's developer can reproduce it with this payload.`,
-      );
+    // A body that fits the schema's declared shape is accepted here; any other goes to the schema
+    // in the isolate, which decides and words the issues.
+    let parsed: WebhookPayloadVerdict = { ok: true };
+    if (!fitsDeclaredShape(webhook, rawBody, request.contentType)) {
+      try {
+        parsed = await services.runtime.parseWebhookPayload({
+          version: { id: versionId, loadBundle: () => readBundle(services.db, versionId) },
+          webhookId,
+          rawBody,
+          contentType: request.contentType,
+          timeoutMs: services.limits.webhookTimeoutMs,
+        });
+      } catch (error) {
+        // The partner's schema threw or ran past its budget: nothing is stored, the vendor retries.
+        services.logger.warn(
+          { err: error, integration: slug, webhookId, accountId, requestId: requestIdOf(c) },
+          'webhook refused: its payloadSchema failed while checking the delivery',
+        );
+        return errorResponse(
+          c,
+          500,
+          'handler_error',
+          `The webhook's payloadSchema failed while checking this delivery; it was not accepted, so the vendor may retry. The integration's developer can reproduce it with this payload.`,
+        );
+      }
     }
     if (!parsed.ok) {
       return errorResponse(c, 400, 'invalid_payload', parsed.error.message, {
@@ -241,6 +253,37 @@ export function webhookRoutes(services: HostServices): Hono {
     return c.json({ ok: true, data: { deliveryId } }, 202);
   });
   return app;
+}
+
+type ManifestWebhook = DefinitionManifest['webhooks'][number];
+
+// Each manifest's shapes are read once (a manifest is cached with its target; a new version is a new object).
+const shapes = new WeakMap<ManifestWebhook, PayloadShape | null>();
+
+/**
+ * Whether a JSON body fits the webhook's declared `payloadShape` (sdk `payloadShape.ts`): then its
+ * payloadSchema accepts it too, and the isolate need not be asked. False for a form-encoded body,
+ * a body that is not JSON, a manifest without a readable shape (older bundles, schemas it cannot
+ * state), a body that does not fit, or a fit check past its step budget.
+ */
+function fitsDeclaredShape(
+  webhook: ManifestWebhook,
+  rawBody: string,
+  contentType: string | undefined,
+): boolean {
+  let shape = shapes.get(webhook);
+  if (shape === undefined) {
+    shape = readPayloadShape(webhook.payloadShape) ?? null;
+    shapes.set(webhook, shape);
+  }
+  if (shape === null || webhookBodyKind(contentType) !== 'json') return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(rawBody);
+  } catch {
+    return false;
+  }
+  return payloadFitsShape(shape, value);
 }
 
 /**

@@ -22,7 +22,7 @@ describe('describeDefinition', () => {
         },
         {
           id: 'challenge',
-          payloadSchema: z.object({}),
+          payloadSchema: z.object({ token: z.string() }).refine((value) => value.token !== ''),
           reply: () => ({ body: 'ok' }),
           handler: async () => {},
         },
@@ -48,6 +48,8 @@ describe('describeDefinition', () => {
           id: 'note-created',
           signature: { header: 'X-Sig', secretName: 'HOOK', scheme: { format: 'digest' } },
           hasReply: false,
+          // The payloadSchema as data (payloadShape.ts); none for a schema with a refinement.
+          payloadShape: { t: 'object', keys: {}, rest: 'strip' },
         },
         { id: 'challenge', hasReply: true },
       ],

@@ -1,5 +1,6 @@
 import type { WebhookSignature } from '@platform/integration-schema';
 import type { AnyIntegrationDefinition, Proposes, WidgetDeclaration } from '../integration/types.js';
+import { type PayloadShape, payloadShapeOf } from './payloadShape.js';
 
 /**
  * The data part of a definition, JSON only: what the host stores with a version and reads for
@@ -15,6 +16,12 @@ export interface DefinitionManifest {
     readonly signature?: WebhookSignature;
     /** Declares a synchronous `reply` (absent in manifests stored before 0.5: no reply). */
     readonly hasReply?: boolean;
+    /**
+     * The payloadSchema restated as data when it can be, exactly or more strictly (`payloadShape.ts`):
+     * ingress accepts a body that fits it without entering the isolate. Written by partner code, so
+     * the host reads it with `readPayloadShape`; absent when the schema cannot be stated this way.
+     */
+    readonly payloadShape?: PayloadShape;
   }[];
   readonly schedules: readonly {
     readonly id: string;
@@ -60,11 +67,12 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
         name,
         description: action.description,
       })),
-      webhooks: (definition.webhooks ?? []).map(({ id, description, signature, reply }) => ({
+      webhooks: (definition.webhooks ?? []).map(({ id, description, signature, reply, payloadSchema }) => ({
         id,
         description,
         signature,
         hasReply: typeof reply === 'function',
+        payloadShape: payloadShapeOf(payloadSchema),
       })),
       schedules: (definition.schedules ?? []).map(({ id, cron, description }) => ({ id, cron, description })),
       tools: (definition.tools ?? []).map(({ name, description }) => ({ name, description })),

@@ -47,6 +47,15 @@ export {
   OAUTH_CALLBACK_ERROR_CODES,
   type OAuthCallbackErrorCode,
 } from './oauthCallbackErrorCodes.js';
+export {
+  PAYLOAD_FIT_MAX_STEPS,
+  PAYLOAD_SHAPE_MAX_DEPTH,
+  PAYLOAD_SHAPE_MAX_NODES,
+  type PayloadShape,
+  payloadFitsShape,
+  payloadShapeOf,
+  readPayloadShape,
+} from './payloadShape.js';
 export { redactFields, redactText, redactUrl } from './redact.js';
 export { type ActivateResult, runActivate } from './runActivate.js';
 export { type GuestCall, runGuestCall } from './runGuestCall.js';
