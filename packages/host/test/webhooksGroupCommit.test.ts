@@ -78,7 +78,8 @@ describe('webhook ingress: group commit', () => {
       const sql = sqlText(statement);
       if (/FROM secrets/.test(sql)) secretReads += 1;
       if (INSERT_JOBS.test(sql)) {
-        const rows = Array.isArray(params?.[0]) ? (params[0] as unknown[]).length : 1;
+        // enqueueJobs sends its rows as one JSON array.
+        const rows = (JSON.parse(params?.[0] as string) as unknown[]).length;
         inserts.push({ sql, rows });
         if (failNext > 0) {
           failNext -= 1;

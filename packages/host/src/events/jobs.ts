@@ -71,7 +71,8 @@ export async function enqueueJob(db: Queryable, input: EnqueueJobInput): Promise
 /**
  * Stores several jobs in one statement (one multi-row INSERT, so one commit): all of them or, when
  * the statement fails, none. Answers each job's id in input order, undefined where its `uniqueKey`
- * was already taken. The rows travel as 13 array parameters whatever their number.
+ * was already taken. The rows travel as one JSON parameter whatever their number (one native
+ * `JSON.stringify`, no per-value array literal escaping).
  */
 export async function enqueueJobs(
   db: Queryable,
@@ -79,37 +80,36 @@ export async function enqueueJobs(
 ): Promise<(string | undefined)[]> {
   if (inputs.length === 0) return [];
   const ids = inputs.map(() => newId());
-  const column = <T>(pick: (input: EnqueueJobInput) => T) => inputs.map(pick);
-  const { rows } = await db.query(
-    prepared(`INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
-       request_method, request_headers, request_content_type)
-     SELECT id, kind, slug, account_id, version_id, payload::jsonb, body, unique_key, max_attempts, run_at, run_at,
-       request_method, request_headers::jsonb, request_content_type
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-       $9::integer[], $10::timestamptz[], $11::text[], $12::text[], $13::text[])
-       AS r(id, kind, slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at,
-         request_method, request_headers, request_content_type)
-     ON CONFLICT (unique_key) DO NOTHING
-     RETURNING id`),
-    [
-      ids,
-      column((input) => input.kind),
-      column((input) => input.slug),
-      column((input) => input.accountId),
-      column((input) => input.versionId),
-      column((input) => JSON.stringify({ target: input.target })),
-      column((input) => input.body ?? null),
-      column((input) => input.uniqueKey ?? null),
-      column((input) => input.maxAttempts),
-      column((input) => input.runAt.toISOString()),
-      column((input) => input.request?.method ?? null),
-      column((input) => (input.request === undefined ? null : JSON.stringify(input.request.headers))),
-      column((input) => input.request?.contentType ?? null),
-    ],
-  );
-  const inserted = new Set(rows.map((row) => row.id as string));
-  return ids.map((id) => (inserted.has(id) ? id : undefined));
+  const rows = inputs.map((input, index) => ({
+    id: ids[index],
+    kind: input.kind,
+    slug: input.slug,
+    account_id: input.accountId,
+    version_id: input.versionId,
+    payload: { target: input.target },
+    body: input.body ?? null,
+    unique_key: input.uniqueKey ?? null,
+    max_attempts: input.maxAttempts,
+    run_at: input.runAt.toISOString(),
+    request_method: input.request?.method ?? null,
+    request_headers: input.request?.headers ?? null,
+    request_content_type: input.request?.contentType ?? null,
+  }));
+  const { rows: inserted } = await db.query(ENQUEUE_JOBS, [JSON.stringify(rows)]);
+  const stored = new Set(inserted.map((row) => row.id as string));
+  return ids.map((id) => (stored.has(id) ? id : undefined));
 }
+
+const ENQUEUE_JOBS =
+  prepared(`INSERT INTO jobs (id, kind, integration_slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, created_at,
+   request_method, request_headers, request_content_type)
+ SELECT id, kind, slug, account_id, version_id, payload, body, unique_key, max_attempts, run_at, run_at,
+   request_method, request_headers, request_content_type
+ FROM json_to_recordset($1::json) AS r(id text, kind text, slug text, account_id text, version_id text,
+   payload jsonb, body text, unique_key text, max_attempts integer, run_at timestamptz,
+   request_method text, request_headers jsonb, request_content_type text)
+ ON CONFLICT (unique_key) DO NOTHING
+ RETURNING id`);
 
 /**
  * The integrations with `perIntegration` jobs or more in `running` (jobs in flight per

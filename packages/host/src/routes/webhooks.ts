@@ -98,7 +98,8 @@ export function webhookRoutes(services: HostServices): Hono {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const request: WebhookRequestInit = {
       method: c.req.method,
-      headers: webhookHeaderView(c.req.raw.headers),
+      // Node's raw list when served by node:http (no `Headers` built for it), else the request's.
+      headers: webhookHeaderView(rawHeadersOf(c) ?? c.req.raw.headers),
       contentType: c.req.header('content-type'),
     };
     if (webhook.signature !== undefined) {
@@ -254,6 +255,12 @@ export function webhookRoutes(services: HostServices): Hono {
   });
   return app;
 }
+
+/** The request's header names and values in turn as Node received them, when served by node:http. */
+const rawHeadersOf = (c: Context): readonly string[] | undefined =>
+  (c.env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders as
+    | string[]
+    | undefined;
 
 type ManifestWebhook = DefinitionManifest['webhooks'][number];
 

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 
 describe('webhookHeaderView', () => {
-  it('lower-cases names, joins repeated values and drops credentials (record and Headers alike)', () => {
+  it('lower-cases names, joins repeated values and drops credentials (record, Headers and raw list alike)', () => {
     const record = {
       'X-GitHub-Event': 'push',
       Authorization: 'Bearer hunter2',
@@ -33,6 +33,15 @@ describe('webhookHeaderView', () => {
       for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
     }
     expect(webhookHeaderView(headers)).toEqual(expected);
+    // Node's rawHeaders: names as sent, a repeated header once per line (HTTP/2 pseudo-headers left out).
+    const raw = Object.entries(record).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).flatMap((item) => [name, item]),
+    );
+    expect(webhookHeaderView([':path', '/hook', ...raw])).toEqual(expected);
+    expect(webhookHeaderView([...raw, 'X-Forwarded-For', '10.0.0.3'])).toEqual({
+      ...expected,
+      'x-forwarded-for': '10.0.0.1, 10.0.0.2, 10.0.0.3',
+    });
   });
 
   it.each([

@@ -33,28 +33,38 @@ export function isCredentialHeader(name: string): boolean {
 /**
  * The headers partner code may read: names lower-cased, repeated values joined with `, `,
  * credentials dropped, then at most {@link WEBHOOK_HEADER_LIMITS} (name and value bytes together),
- * taken in name order.
+ * taken in name order. `headers` is a `Headers`, a record, or a raw list of names and values in
+ * turn (Node's `IncomingMessage.rawHeaders`, which the host reads without building a `Headers`).
  * @example webhookHeaderView(request.headers) // { 'content-type': 'application/json', 'x-github-event': 'push' }
  */
-export function webhookHeaderView(headers: WebhookHeaders): Record<string, string> {
-  const joined = new Map<string, string[]>();
-  const entries: Iterable<[string, unknown]> =
-    typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
-      ? collect(headers as Headers)
-      : Object.entries(headers);
-  for (const [name, value] of entries) {
+export function webhookHeaderView(headers: WebhookHeaders | readonly string[]): Record<string, string> {
+  const joined = new Map<string, string>();
+  const add = (name: string, value: unknown) => {
+    // A pseudo-header (`:path`, HTTP/2) is not a header.
+    if (typeof value !== 'string' || name.startsWith(':')) return;
     const lower = name.toLowerCase();
-    if (isCredentialHeader(lower)) continue;
-    const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-    const strings = values.filter((item): item is string => typeof item === 'string');
-    if (strings.length === 0) continue;
-    joined.set(lower, [...(joined.get(lower) ?? []), ...strings]);
+    if (isCredentialHeader(lower)) return;
+    const before = joined.get(lower);
+    joined.set(lower, before === undefined ? value : `${before}, ${value}`);
+  };
+  if (Array.isArray(headers)) {
+    for (let at = 0; at + 1 < headers.length; at += 2) add(headers[at] as string, headers[at + 1]);
+  } else if (
+    typeof (headers as Headers).forEach === 'function' &&
+    typeof (headers as Headers).get === 'function'
+  ) {
+    (headers as Headers).forEach((value, name) => add(name, value));
+  } else {
+    for (const [name, value] of Object.entries(headers as Readonly<Record<string, unknown>>)) {
+      if (Array.isArray(value)) for (const item of value) add(name, item);
+      else add(name, value);
+    }
   }
   const view: Record<string, string> = {};
   let count = 0;
   let bytes = 0;
   for (const name of [...joined.keys()].sort()) {
-    const value = joined.get(name)!.join(', ');
+    const value = joined.get(name)!;
     const size = utf8Length(name) + utf8Length(value);
     if (count >= WEBHOOK_HEADER_LIMITS.count) break;
     if (bytes + size > WEBHOOK_HEADER_LIMITS.bytes) continue;
@@ -81,14 +91,6 @@ function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
-}
-
-function collect(headers: Headers): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  headers.forEach((value, name) => {
-    out.push([name, value]);
-  });
-  return out;
 }
 
 /** How a body is parsed before `payloadSchema`: form-encoded, or JSON (the default, also when no type is sent). */
