@@ -121,6 +121,26 @@ describe('webhook ingress: group commit', () => {
     expect((await jobRows()).map((row) => row.id).sort()).toEqual([...ids].sort());
   });
 
+  it('eager: with nothing in flight a lone job is written at once; the jobs that come meanwhile go together', async () => {
+    const batcher = createEnqueueBatcher(host.db, { eager: true });
+    const first = batcher.enqueue(job('lone', 'lone'));
+    // Written once this callback's microtasks have run, not at the end of the event loop's turn.
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+    expect(inserts).toEqual([expect.objectContaining({ rows: 1 })]);
+    const rest = ['b', 'c', 'd'].map((target) => batcher.enqueue(job(target, target)));
+    await Promise.all([first, ...rest]);
+    expect(inserts.map((insert) => insert.rows)).toEqual([1, 3]);
+    await batcher.close();
+  });
+
+  it("the host's batcher is eager on PostgreSQL only (PGlite's work is the event loop's own)", async () => {
+    const stored = host.services.enqueueBatcher.enqueue(job('lone', 'lone'));
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+    expect(inserts.length).toBe(host.db.engine === 'postgres' ? 1 : 0);
+    await stored;
+    expect(inserts.length).toBe(1);
+  });
+
   it('a failing batch answers 5xx to all its requests and leaves no rows', async () => {
     failNext = Number.POSITIVE_INFINITY;
     const results = await Promise.all(Array.from({ length: 8 }, (_, index) => deliver(`bad-${index}`)));

@@ -1,8 +1,9 @@
 /**
  * Group commit: writes that arrive while a batch is being written wait and go together in the
  * next one (one statement, one commit), so under load many callers share a round trip and a WAL
- * flush; a lone write waits for nothing but the current turn of the event loop. Webhook ingress
- * stores its deliveries this way (`events/enqueueBatcher.ts`) and job workers record outcomes this
+ * flush; a lone write waits for nothing but the current turn of the event loop (`eager`: not even
+ * that when nothing is in flight). Webhook ingress stores its deliveries this way
+ * (`events/enqueueBatcher.ts`, eager) and job workers record outcomes this
  * way (`services.jobFinishes`). Reads batch the same way: calls' first storage reads
  * (`services.storageReads`), where sharing a statement spares each call a round trip of its own.
  */
@@ -37,6 +38,14 @@ export interface GroupCommitOptions<I, O> {
   readonly sizeOf?: (item: I) => number;
   /** Told when a batch failed and its items were retried one by one (`error` is the batch's). */
   readonly onBatchError?: (error: unknown, rows: number) => void;
+  /**
+   * When nothing is in flight, write as soon as the current callback's microtasks have run instead
+   * of at the end of the event loop's turn: a lone item waits for nothing, and what arrives while it
+   * is written goes together in the next batch (leader and followers). Under moderate load this
+   * writes more, smaller batches; under heavy load every slot is busy and batches are as large as
+   * ever. Default false.
+   */
+  readonly eager?: boolean;
 }
 
 interface Waiting<I, O> {
@@ -67,8 +76,10 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
   function schedule(): void {
     if (scheduled || waiting.length === 0 || inFlight >= maxInFlight) return;
     scheduled = true;
-    // What arrives in this turn of the event loop goes in the same batch.
-    setImmediate(flush);
+    // What arrives in this turn of the event loop goes in the same batch (with `eager` and nothing
+    // in flight: what arrives before the current callback's microtasks have run).
+    if (options.eager === true && inFlight === 0) queueMicrotask(flush);
+    else setImmediate(flush);
   }
 
   function flush(): void {
