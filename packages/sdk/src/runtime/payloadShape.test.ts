@@ -218,6 +218,19 @@ describe('readPayloadShape', () => {
       options: Array.from({ length: PAYLOAD_SHAPE_MAX_NODES }, () => ({ t: 'null' })),
     };
     expect(readPayloadShape(wide)).toBeUndefined();
+    // Literal values count as nodes: a check compares a value with each.
+    const values = Array.from({ length: 1_000 }, (_, i) => `v${i}`);
+    expect(readPayloadShape({ t: 'literal', values })).toBeDefined();
+    expect(
+      readPayloadShape({
+        t: 'union',
+        options: [
+          { t: 'literal', values },
+          { t: 'literal', values },
+        ],
+      }),
+    ).toBeUndefined();
+    expect(payloadShapeOf(z.union([z.enum(values as [string]), z.enum(values as [string])]))).toBeUndefined();
   });
 });
 
@@ -231,6 +244,19 @@ describe('payloadFitsShape', () => {
     expect(payloadFitsShape(shape, items)).toBe(false);
     expect(payloadFitsShape(shape, items, 1_000_000)).toBe(true);
     expect(payloadFitsShape(shape, items.slice(0, 100))).toBe(true);
+    // Literals compared and keys walked count too.
+    const many = Array.from({ length: 1_000 }, (_, i) => i);
+    const literals: PayloadShape = { t: 'array', item: { t: 'literal', values: many } };
+    expect(
+      payloadFitsShape(
+        literals,
+        Array.from({ length: 200 }, () => 999),
+      ),
+    ).toBe(false);
+    expect(payloadFitsShape(literals, [999])).toBe(true);
+    const withRest: PayloadShape = { t: 'object', keys: {}, rest: { t: 'any' } };
+    expect(payloadFitsShape(withRest, Object.fromEntries(many.map((i) => [`k${i}`, i])), 500)).toBe(false);
+    expect(payloadFitsShape(withRest, { a: 1 }, 500)).toBe(true);
   });
 
   it('reads a key as the schema does, inherited properties included', () => {

@@ -46,7 +46,7 @@ export type PayloadShape =
 /** Nodes in one shape at most, and its depth: a larger schema is checked in the isolate. */
 export const PAYLOAD_SHAPE_MAX_NODES = 2_000;
 export const PAYLOAD_SHAPE_MAX_DEPTH = 32;
-/** Steps (a value compared with a shape node) one fit check may take before it gives up. */
+/** Steps (a shape node visited, a literal compared, a key walked) one fit check may take before it gives up. */
 export const PAYLOAD_FIT_MAX_STEPS = 100_000;
 
 // ---- In the isolate: a zod 4 schema's definition, as a shape ----------------------------------
@@ -172,6 +172,7 @@ function shapeOf(schema: unknown, depth: number, count: { nodes: number }): Payl
         !values.every((v) => v === null || ['string', 'boolean'].includes(typeof v) || finite(v))
       )
         throw new Unstated();
+      count.nodes += values.length;
       return { t: 'literal', values: [...values] };
     }
     case 'enum': {
@@ -182,6 +183,7 @@ function shapeOf(schema: unknown, depth: number, count: { nodes: number }): Payl
       const values = Object.values(entries);
       // A numeric (native) enum's entries hold reverse mappings: unstated rather than guessed.
       if (!values.every((v) => typeof v === 'string')) throw new Unstated();
+      count.nodes += values.length;
       return { t: 'literal', values };
     }
     case 'object': {
@@ -259,7 +261,9 @@ function shapeOf(schema: unknown, depth: number, count: { nodes: number }): Payl
  */
 export function payloadShapeOf(schema: unknown): PayloadShape | undefined {
   try {
-    return shapeOf(schema, 0, { nodes: 0 });
+    const count = { nodes: 0 };
+    const shape = shapeOf(schema, 0, count);
+    return count.nodes <= PAYLOAD_SHAPE_MAX_NODES ? shape : undefined;
   } catch {
     return undefined;
   }
@@ -300,10 +304,12 @@ function readNode(raw: unknown, depth: number, count: { nodes: number }): boolea
         (raw.int === undefined || raw.int === true)
       );
     case 'literal':
+      // Each value counts as a node: a check compares a body's value with every one of them.
+      count.nodes += Array.isArray(raw.values) ? raw.values.length : 0;
       return (
         keysWithin(raw, ['t', 'values']) &&
         Array.isArray(raw.values) &&
-        raw.values.length <= PAYLOAD_SHAPE_MAX_NODES &&
+        count.nodes <= PAYLOAD_SHAPE_MAX_NODES &&
         raw.values.every((v) => v === null || typeof v === 'string' || typeof v === 'boolean' || finite(v))
       );
     case 'object':
@@ -335,7 +341,10 @@ function readNode(raw: unknown, depth: number, count: { nodes: number }): boolea
  * @example const shape = readPayloadShape(manifest.webhooks[0].payloadShape);
  */
 export function readPayloadShape(raw: unknown): PayloadShape | undefined {
-  return raw !== undefined && readNode(raw, 0, { nodes: 0 }) ? (raw as PayloadShape) : undefined;
+  const count = { nodes: 0 };
+  return raw !== undefined && readNode(raw, 0, count) && count.nodes <= PAYLOAD_SHAPE_MAX_NODES
+    ? (raw as PayloadShape)
+    : undefined;
 }
 
 class OutOfSteps extends Error {}
@@ -349,9 +358,14 @@ function codePointsAtLeast(text: string, min: number): boolean {
   return count >= min;
 }
 
-function fits(shape: PayloadShape, value: unknown, budget: { steps: number }): boolean {
-  budget.steps -= 1;
+/** Charges `steps` to the budget: one per node visited, per literal compared and per key walked. */
+function spend(budget: { steps: number }, steps: number): void {
+  budget.steps -= steps;
   if (budget.steps < 0) throw new OutOfSteps();
+}
+
+function fits(shape: PayloadShape, value: unknown, budget: { steps: number }): boolean {
+  spend(budget, 1);
   switch (shape.t) {
     case 'any':
       return true;
@@ -378,6 +392,7 @@ function fits(shape: PayloadShape, value: unknown, budget: { steps: number }): b
         (shape.lte === undefined || value <= shape.lte)
       );
     case 'literal':
+      spend(budget, shape.values.length);
       return shape.values.includes(value as string);
     case 'object': {
       if (!isRecord(value)) return false;
@@ -386,7 +401,9 @@ function fits(shape: PayloadShape, value: unknown, budget: { steps: number }): b
         if (!fits(shape.keys[key]!, (value as Record<string, unknown>)[key], budget)) return false;
       }
       if (shape.rest === 'strip') return true;
-      for (const key of Object.keys(value)) {
+      const own = Object.keys(value);
+      spend(budget, own.length);
+      for (const key of own) {
         if (Object.hasOwn(shape.keys, key)) continue;
         if (shape.rest === 'strict' || !fits(shape.rest, value[key], budget)) return false;
       }
