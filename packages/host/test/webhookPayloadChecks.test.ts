@@ -161,8 +161,12 @@ describe('webhook ingress: a body that fits the declared payload shape', () => {
       // Form-encoded bodies always go to the schema (its values are strings: refused here).
       expect((await deliver('id=o-4&total=4', 'application/x-www-form-urlencoded')).status).toBe(400);
       expect(await entered()).toBe(before + 2);
+      // A body over 64 KiB is parsed and checked in the isolate, off the host's event loop.
+      const large = await deliver({ id: 'o-5', total: 5, pad: 'x'.repeat(64 * 1024) });
+      expect(large.status).toBe(202);
+      expect(await entered()).toBe(before + 3);
       const stored = await host.db.query("SELECT body FROM jobs WHERE kind = 'webhook' ORDER BY body");
-      expect(stored.rows.map((row) => JSON.parse(row.body as string).id)).toEqual(['o-1', 'o-2']);
+      expect(stored.rows.map((row) => JSON.parse(row.body as string).id)).toEqual(['o-1', 'o-2', 'o-5']);
     } finally {
       await host.close();
     }

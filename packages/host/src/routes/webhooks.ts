@@ -264,12 +264,20 @@ const rawHeadersOf = (c: Context): readonly string[] | undefined =>
 
 type ManifestWebhook = DefinitionManifest['webhooks'][number];
 
+/**
+ * Bodies up to this many UTF-16 units are checked against a declared shape on the host; a larger one
+ * is parsed and checked in the isolate, off the event loop (a JSON.parse of the 1 MiB limit is
+ * milliseconds of the event loop, and on an unsigned webhook anyone can send one).
+ */
+export const PAYLOAD_FIT_MAX_BODY = 64 * 1024;
+
 // Each manifest's shapes are read once (a manifest is cached with its target; a new version is a new object).
 const shapes = new WeakMap<ManifestWebhook, PayloadShape | null>();
 
 /**
  * Whether a JSON body fits the webhook's declared `payloadShape` (sdk `payloadShape.ts`): then its
  * payloadSchema accepts it too, and the isolate need not be asked. False for a form-encoded body,
+ * one over {@link PAYLOAD_FIT_MAX_BODY},
  * a body that is not JSON, a manifest without a readable shape (older bundles, schemas it cannot
  * state), a body that does not fit, or a fit check past its step budget.
  */
@@ -283,7 +291,8 @@ function fitsDeclaredShape(
     shape = readPayloadShape(webhook.payloadShape) ?? null;
     shapes.set(webhook, shape);
   }
-  if (shape === null || webhookBodyKind(contentType) !== 'json') return false;
+  if (shape === null || rawBody.length > PAYLOAD_FIT_MAX_BODY || webhookBodyKind(contentType) !== 'json')
+    return false;
   let value: unknown;
   try {
     value = JSON.parse(rawBody);
