@@ -29,7 +29,10 @@ export interface EnqueueBatcherOptions {
   readonly maxBytes?: number;
   /** Told when a batch failed and its rows were retried one by one (`error` is the batch's). */
   readonly onBatchError?: (error: unknown, rows: number) => void;
-  /** With nothing in flight, write at once rather than at the end of the event loop's turn (`GroupCommitOptions.eager`). Default false. */
+  /**
+   * With nothing in flight, write at once rather than at the end of the event loop's turn
+   * (`GroupCommitOptions.eager`). Default false.
+   */
   readonly eager?: boolean;
 }
 

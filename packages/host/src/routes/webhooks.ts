@@ -257,10 +257,10 @@ export function webhookRoutes(services: HostServices): Hono {
 }
 
 /** The request's header names and values in turn as Node received them, when served by node:http. */
-const rawHeadersOf = (c: Context): readonly string[] | undefined =>
-  (c.env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders as
-    | string[]
-    | undefined;
+function rawHeadersOf(c: Context): readonly string[] | undefined {
+  const raw = (c.env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming?.rawHeaders;
+  return Array.isArray(raw) ? raw : undefined;
+}
 
 type ManifestWebhook = DefinitionManifest['webhooks'][number];
 
@@ -277,9 +277,9 @@ const shapes = new WeakMap<ManifestWebhook, PayloadShape | null>();
 /**
  * Whether a JSON body fits the webhook's declared `payloadShape` (sdk `payloadShape.ts`): then its
  * payloadSchema accepts it too, and the isolate need not be asked. False for a form-encoded body,
- * one over {@link PAYLOAD_FIT_MAX_BODY},
- * a body that is not JSON, a manifest without a readable shape (older bundles, schemas it cannot
- * state), a body that does not fit, or a fit check past its step budget.
+ * one over {@link PAYLOAD_FIT_MAX_BODY}, one that is not JSON, a manifest without a readable shape
+ * (older bundles, schemas it cannot state), a body that does not fit, or a fit check past its
+ * step budget.
  */
 function fitsDeclaredShape(
   webhook: ManifestWebhook,
