@@ -53,7 +53,9 @@ export function webhookHeaderView(headers: WebhookHeaders | readonly string[]): 
     typeof (headers as Headers).forEach === 'function' &&
     typeof (headers as Headers).get === 'function'
   ) {
-    (headers as Headers).forEach((value, name) => add(name, value));
+    (headers as Headers).forEach((value, name) => {
+      add(name, value);
+    });
   } else {
     for (const [name, value] of Object.entries(headers as Readonly<Record<string, unknown>>)) {
       if (Array.isArray(value)) for (const item of value) add(name, item);
