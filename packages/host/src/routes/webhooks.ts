@@ -269,7 +269,7 @@ type ManifestWebhook = DefinitionManifest['webhooks'][number];
  * is parsed and checked in the isolate, off the event loop (a JSON.parse of the 1 MiB limit is
  * milliseconds of the event loop, and on an unsigned webhook anyone can send one).
  */
-export const PAYLOAD_FIT_MAX_BODY = 64 * 1024;
+const PAYLOAD_FIT_MAX_BODY = 64 * 1024;
 
 // Each manifest's shapes are read once (a manifest is cached with its target; a new version is a new object).
 const shapes = new WeakMap<ManifestWebhook, PayloadShape | null>();

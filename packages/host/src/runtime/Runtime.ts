@@ -13,14 +13,14 @@ import type {
   WebhookRequestInit,
 } from '@platform/sdk/runtime';
 
+/** What ingress learns from a payload check: valid, or why not (`ParsedWebhookPayload` less the payload). */
+export type WebhookPayloadVerdict = { readonly ok: true } | Extract<ParsedWebhookPayload, { ok: false }>;
+
 /**
  * What identifies the code a call runs: a version id, and how to get its bundle (an ES module
  * whose default export is the definition). Versions never change, so a runtime loads a bundle once
  * per version and calls `loadBundle` only then.
  */
-/** What ingress learns from a payload check: valid, or why not (`ParsedWebhookPayload` less the payload). */
-export type WebhookPayloadVerdict = { readonly ok: true } | Extract<ParsedWebhookPayload, { ok: false }>;
-
 export interface RuntimeVersion {
   readonly id: string;
   /** The integration and version number, for what the runtime reports (security events, warnings). */

@@ -77,16 +77,24 @@ const finite = (value: unknown): value is number => typeof value === 'number' &&
 /** Length checks (strings and arrays): `min_length`, `max_length`, `length_equals`; anything else is unstated. */
 function lengthChecks(def: ZodDef): { min?: number; max?: number } {
   const out: { min?: number; max?: number } = {};
+  const bound = (value: unknown): number => {
+    if (!Number.isSafeInteger(value) || (value as number) < 0) throw new Unstated();
+    return value as number;
+  };
+  const atLeast = (n: number) => {
+    out.min = Math.max(out.min ?? 0, n);
+  };
+  const atMost = (n: number) => {
+    out.max = Math.min(out.max ?? n, n);
+  };
   for (const check of def.checks ?? []) {
     const c = check._zod?.def;
-    const n = c?.check === 'length_equals' ? c.length : c?.check === 'min_length' ? c.minimum : c?.maximum;
-    if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Unstated();
-    if (c?.check === 'min_length' || c?.check === 'length_equals')
-      out.min = Math.max(out.min ?? 0, n as number);
-    if (c?.check === 'max_length' || c?.check === 'length_equals')
-      out.max = Math.min(out.max ?? (n as number), n as number);
-    if (c?.check !== 'min_length' && c?.check !== 'max_length' && c?.check !== 'length_equals')
-      throw new Unstated();
+    if (c?.check === 'min_length') atLeast(bound(c.minimum));
+    else if (c?.check === 'max_length') atMost(bound(c.maximum));
+    else if (c?.check === 'length_equals') {
+      atLeast(bound(c.length));
+      atMost(bound(c.length));
+    } else throw new Unstated();
   }
   return out;
 }
@@ -197,9 +205,15 @@ function shapeOf(schema: unknown, depth: number, count: { nodes: number }): Payl
           enumerable: true,
         });
       }
-      const catchall = def.catchall;
+      // No catchall strips other keys; `never` refuses them; `unknown` (a loose object) takes any,
+      // which is the same verdict as stripping them and walks no keys.
+      const catchall = def.catchall === undefined ? undefined : inner(def.catchall);
       const rest: PayloadShape | 'strip' | 'strict' =
-        catchall === undefined ? 'strip' : defOf(catchall).type === 'never' ? 'strict' : inner(catchall);
+        catchall === undefined || catchall.t === 'any'
+          ? 'strip'
+          : catchall.t === 'never'
+            ? 'strict'
+            : catchall;
       return { t: 'object', keys, rest };
     }
     case 'array':
