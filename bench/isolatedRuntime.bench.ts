@@ -83,6 +83,9 @@ export async function benchIsolatedRuntime(): Promise<void> {
       console.log(
         `  (isolated calls entered on the runner's thread: ${onThread.toLocaleString('en-US')} of ${(onThread + onPool).toLocaleString('en-US')}; versions sent to the pool: ${after.pooledVersions} (stopped twice ${after.pooledFor.stoppedTwice}, mean entry over 1 ms ${after.pooledFor.mean}); first stops forgiven: ${after.stopsForgiven})`,
       );
+      console.log(
+        `  (capability answers delivered on the runner's thread: ${(after.continuationsOnThread - before.continuationsOnThread).toLocaleString('en-US')}; calls rerun from a transcript: ${after.reruns.replayed - before.reruns.replayed}, of which diverged ${after.reruns.diverged - before.reruns.diverged})`,
+      );
     }
 
     // Calls overlapping, as under load: the host and the runner send what one turn produced in one

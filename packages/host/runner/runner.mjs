@@ -7,7 +7,8 @@
 //   runner -> host: ready, cap { callId, versionId, capId, method, args, logs?, used? }, log { callId, entries },
 //                   result { callId, ok, value | error: { kind, message }, logs?, used? }, evicted { versionId },
 //                   stats { statsId, isolates, versions, callsOnThread, callsOnPool, pooledVersions,
-//                           pooledFor { stoppedTwice, mean }, stopsForgiven, messagesIn, deliveriesIn },
+//                           pooledFor { stoppedTwice, mean, diverged }, stopsForgiven,
+//                           continuationsOnThread, reruns { replayed, diverged }, messagesIn, deliveriesIn },
 //                   security { kind, versionId, message },
 //                   leftover { versionId, cpuMs }
 // `used` (JSON text): the storage values the host read ahead for a call (`preload` in its request)
@@ -16,7 +17,9 @@
 // sends it again with the script. `logs`/`entries`: a call's console lines (JSON text) not sent yet,
 // handled by the host before the message they ride on. A call's start is not a message: the
 // prelude marks it in shared memory (start flags, below). A call enters its isolate on this
-// thread when it can (see RUN_NOW_TIMEOUT_MS), else through isolated-vm's thread pool.
+// thread when it can (see RUN_NOW_TIMEOUT_MS), else through isolated-vm's thread pool; so does the
+// code after a capability answer, under a transcript that lets a stopped call run again
+// (TRANSCRIPT_ENTRIES).
 //
 // Nothing that comes out of an isolate is trusted. The guest names the call a request belongs to
 // (several calls of one version share its isolate), so a request is answered only when that call
@@ -50,7 +53,7 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // over the latest ten or so, passes RUN_NOW_MEAN_NS (a lone long one, a garbage collection, does
 // not). A handler holds this thread for at most RUN_NOW_TIMEOUT_MS two or three times, or about a
 // millisecond at a time. What follows a call's first await runs on the pool, where its CPU budget
-// is watched.
+// is watched, unless it continues here (see TRANSCRIPT_ENTRIES).
 //
 // Idle means no work of the isolate can be running on the pool, or this thread would wait for it
 // (and no watchdog tick could stop it): nothing this runner sent there (`poolWork`) is unfinished
@@ -58,6 +61,7 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // code does can post work that runs later by itself (the prelude makes WebAssembly compile at once
 // and FinalizationRegistry call nothing back: those were V8's only tasks that run JavaScript).
 const RUN_NOW_TIMEOUT_MS = 10;
+const RUN_NOW_TIMEOUT_NS = BigInt(RUN_NOW_TIMEOUT_MS) * 1_000_000n;
 const RUN_NOW_MEAN_NS = 1_000_000;
 const STOPS_WINDOW_MS = 60_000;
 // An isolate that took calls on this thread gets an empty task on the pool at most this often while
@@ -70,8 +74,25 @@ const pooledVersions = new Map();
 const lastStops = new Map();
 // Why versions went to the pool since this runner started, and stops that left their version on
 // this thread (its stats).
-const pooledFor = { stoppedTwice: 0, mean: 0 };
+const pooledFor = { stoppedTwice: 0, mean: 0, diverged: 0 };
 let stopsForgiven = 0;
+// Continuations on this thread. A capability answer is delivered on this thread too (no hop to the
+// isolate's thread and back, ~60 us each way of a bridged call), with the same slice as a call's
+// first entry, when the call runs alone in its idle isolate with nothing else waiting, has set no
+// timer and drawn no random bytes, and keeps a transcript: each request it made and the answer it
+// got, in order. Unlike a first entry, code after an await cannot simply run again: its requests
+// have been served (a write done, a fetch sent). So a continuation stopped at the slice runs the
+// call again from the start on the pool, in a fresh isolate, answering the requests the first run
+// made from the transcript (nothing is served twice) and dropping the log lines already sent; from
+// the point where the first run was stopped it runs live. A rerun that asks for anything else than
+// the first run did, in the same order (its requests depended on the time or on Math.random), or
+// ends without asking for all of it, fails the call: its version goes to the pool, where this
+// cannot happen again. A call's transcript is dropped (and its continuations go to the pool) past
+// TRANSCRIPT_ENTRIES requests or TRANSCRIPT_BYTES of answers.
+const TRANSCRIPT_ENTRIES = 256;
+const TRANSCRIPT_BYTES = 256 * 1024;
+let continuationsOnThread = 0;
+const reruns = { replayed: 0, diverged: 0 };
 // Calls entered each way since this runner started (its stats).
 let callsOnThread = 0;
 let callsOnPool = 0;
@@ -210,8 +231,13 @@ function reportForeign(entry, what) {
 // the isolate's own `__platformDeliver`, called from here, and only while the call still runs.
 function poster(entry) {
   // Its result tells nothing; that it settled says the isolate has finished the continuation.
-  const deliver = (id, value) => {
+  // `call`: the live call a capability answer is for (it may continue on this thread).
+  const deliver = (id, value, call) => {
     if (entry.disposed || entry.deliver === undefined) return;
+    if (call !== undefined && continuesHere(entry, call)) {
+      continueNow(entry, call, id, value);
+      return;
+    }
     try {
       // A number and a string or undefined: primitives cross as they are, no copy needed.
       poolWork(
@@ -244,9 +270,35 @@ function poster(entry) {
         reportForeign(entry, `capability (${String(b).slice(0, 40)})`);
         deliver(id, REFUSED);
       } else if (owner === 'live' && admit(entry)) {
-        hostCall(entry, callId, String(b), c, d).then((reply) => {
+        const call = calls.get(callId);
+        const method = String(b);
+        const args = String(c);
+        if (call.replay !== undefined && call.replay.length > 0) {
+          // A rerun (see TRANSCRIPT_ENTRIES): answered from the first run's transcript, in order.
           entry.pending--;
-          if (ownership(entry, callId) === 'live') deliver(id, reply);
+          const next = call.replay.shift();
+          if (next.method === method && next.args === args) deliver(id, next.reply);
+          else if (next.method === method) diverge(entry, call, `asked for ${method} with other arguments`);
+          else
+            diverge(
+              entry,
+              call,
+              `asked for ${method.slice(0, 40)} where the first run asked for ${next.method}`,
+            );
+          return;
+        }
+        // Recorded in the order asked, answered below (see TRANSCRIPT_ENTRIES).
+        const record = transcribe(call, method, args);
+        hostCall(entry, callId, method, args, d).then((reply) => {
+          entry.pending--;
+          if (ownership(entry, callId) !== 'live') return;
+          const live = calls.get(callId);
+          if (record !== undefined && live.transcript !== undefined) {
+            record.reply = reply;
+            live.transcriptBytes += reply.length;
+            if (live.transcriptBytes > TRANSCRIPT_BYTES) live.transcript = undefined;
+          }
+          deliver(id, reply, live);
         });
       }
     } else if (kind === 'sleep') {
@@ -257,6 +309,8 @@ function poster(entry) {
       const owner = ownership(entry, callId);
       if (owner === 'foreign') reportForeign(entry, 'timer');
       if (owner !== 'live' || !admit(entry)) return;
+      // A timer's turn among the call's answers is not recorded: the call continues on the pool.
+      calls.get(callId).transcript = undefined;
       // Cleared with its call (release), so nothing of an ended call stays scheduled here.
       const timers = calls.get(callId).timers;
       const timer = setTimeout(
@@ -287,6 +341,11 @@ function logger(entry) {
     const owner = ownership(entry, String(callId));
     if (owner === 'live') {
       const call = calls.get(String(callId));
+      // A rerun's lines up to the point the first run reached were sent already.
+      if (call.replayLogs > 0) {
+        call.replayLogs--;
+        return;
+      }
       if (call.logLines++ >= MAX_LOG_LINES) return;
       const line = String(text);
       if (call.logs === undefined) call.logs = [];
@@ -388,6 +447,7 @@ async function preparedEntry() {
     poolIdle: [],
     ranNow: false,
     drainedAt: 0,
+    randomDraws: 0,
     ended: new Set(),
     reports: { since: Date.now(), sent: 0, held: 0 },
   };
@@ -403,9 +463,14 @@ async function preparedEntry() {
       [
         new ivm.Callback(entry.post, { ignored: true }),
         new ivm.Callback(entry.log, { ignored: true }),
-        new ivm.Callback((n) => randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64'), {
-          sync: true,
-        }),
+        new ivm.Callback(
+          (n) => {
+            // Random bytes cannot be drawn again alike: a call that drew any continues on the pool.
+            entry.randomDraws++;
+            return randomBytes(Math.min(Number(n) || 0, 65536)).toString('base64');
+          },
+          { sync: true },
+        ),
         new ivm.Callback(subtle, { sync: true }),
         // Asynchronous (a synchronous one cost ~50 us a call): the call's first moments are
         // charged to the leftover budget until this lands. Should that budget dispose the isolate
@@ -616,6 +681,12 @@ function failure(entry, error) {
         'work a handler left running after its call ended used more CPU than allowed; the isolate was disposed',
     };
   }
+  if (entry?.reason === 'diverged') {
+    return {
+      kind: 'disposed',
+      message: `the handler was stopped on the runner's thread after an await and run again from the start, answered from its first run, but the rerun ${entry.diverged}: a handler whose capability calls depend on the time or on Math.random cannot be run again, so the call failed (its version no longer continues on that thread)`,
+    };
+  }
   if (entry?.reason === 'cpu') {
     return {
       kind: 'cpu',
@@ -631,8 +702,9 @@ function failure(entry, error) {
   return { kind: 'error', name: String(error?.name ?? 'Error'), message: String(error?.message ?? error) };
 }
 
-// `onPool`: a call stopped on this thread runs again on the pool.
-async function runCall(message, retried = false, onPool = false) {
+// `onPool`: a call stopped on this thread runs again on the pool. `replay`: the transcript and
+// the count of log lines of a first run stopped after an await (see TRANSCRIPT_ENTRIES).
+async function runCall(message, retried = false, onPool = false, replay = undefined) {
   const { callId, versionId } = message;
   if (message.script !== undefined && !versions.has(versionId)) {
     versions.set(versionId, { script: message.script, cachedData: undefined, cacheWarm: false });
@@ -676,10 +748,31 @@ async function runCall(message, retried = false, onPool = false) {
       // Set for a call entered on this thread: its result comes as a 'done' post.
       settle: undefined,
       fail: undefined,
+      // What the call asked for and got, in order (see TRANSCRIPT_ENTRIES); undefined: not kept.
+      // Only a call entered on this thread continues here; a rerun never does.
+      transcript: now && replay === undefined ? [] : undefined,
+      transcriptBytes: 0,
+      randomDraws: entry.randomDraws,
+      replay: replay?.transcript.slice(),
+      replayLogs: replay?.logLines ?? 0,
+      // Set when a continuation on this thread is stopped: what its rerun replays.
+      rerun: undefined,
     };
+    if (replay !== undefined) {
+      call.logLines = replay.logLines;
+      reruns.replayed++;
+    }
     calls.set(callId, call);
     watchCalls();
     const value = await (now ? runNow(call, callId, message) : runPooled(call, callId, message));
+    if (call.replay !== undefined && call.replay.length > 0) {
+      diverge(
+        entry,
+        call,
+        `ended without asking for ${call.replay[0].method}, which the first run asked for`,
+      );
+      throw new Error('the rerun diverged');
+    }
     // The prelude answers JSON text; anything else (a Reference) never goes to the host.
     if (value !== undefined && typeof value !== 'string')
       throw new Error('the isolate answered no JSON text');
@@ -711,6 +804,8 @@ async function runCall(message, retried = false, onPool = false) {
     retry ||= stopped;
     if (!retry)
       send({ type: 'result', callId, ok: false, error: failure(entry, error), logs: takeLogs(call) });
+    // Lines a stopped first run logged before its last request went out (the rerun drops them again).
+    else if (call !== undefined) flushLogs(callId, call);
   } finally {
     release(callId);
     // A version loaded only to read its definition (install, the gate) is not kept.
@@ -719,7 +814,7 @@ async function runCall(message, retried = false, onPool = false) {
       if (entry !== undefined) dispose(versionId, entry, 'ephemeral');
     }
   }
-  if (retry) await runCall(message, true, onPool || stopped);
+  if (retry) await runCall(message, true, onPool || stopped, stopped ? call?.rerun : undefined);
 }
 
 // A call entered on the isolate's own thread, from the pool. Strings and numbers cross as they are.
@@ -760,12 +855,7 @@ function runNow(call, callId, message) {
       timeout: RUN_NOW_TIMEOUT_MS,
       result: { copy: true },
     });
-    if (Array.isArray(held)) {
-      for (let at = 0; at + 6 < held.length; at += 7) {
-        if (held[at] === 1) entry.log(held[at + 1], held[at + 2]);
-        else entry.post(held[at + 1], held[at + 2], held[at + 3], held[at + 4], held[at + 5], held[at + 6]);
-      }
-    }
+    handOver(entry, held);
   } catch (error) {
     if (!entry.isolate.isDisposed && /timed out/i.test(String(error?.message))) {
       if (call.slot >= 0 && Atomics.load(entry.startFlags, call.slot) === 0) {
@@ -785,13 +875,97 @@ function runNow(call, callId, message) {
     call.cpuStart = before;
     entry.idleCpuStart = undefined;
   }
-  const version = versions.get(versionId);
-  if (version !== undefined) {
-    version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(cpuTimeOf(entry) - before) * 0.1;
-    if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) poolVersion(versionId, 'mean');
-  }
+  learn(versionId, cpuTimeOf(entry) - before);
   entry.ranNow = true;
   return settled;
+}
+
+// What an entry on this thread posted and logged, in order: requests, log lines and, if the handler
+// settled within it, its result ('done'). Read like the isolate's callbacks, and as untrusted.
+function handOver(entry, held) {
+  if (!Array.isArray(held)) return;
+  for (let at = 0; at + 6 < held.length; at += 7) {
+    if (held[at] === 1) entry.log(held[at + 1], held[at + 2]);
+    else entry.post(held[at + 1], held[at + 2], held[at + 3], held[at + 4], held[at + 5], held[at + 6]);
+  }
+}
+
+// An entry's CPU on this thread: a version whose entries average past RUN_NOW_MEAN_NS goes to the pool.
+function learn(versionId, ns) {
+  const version = versions.get(versionId);
+  if (version === undefined) return;
+  version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(ns) * 0.1;
+  if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) poolVersion(versionId, 'mean');
+}
+
+// The first request of a call's transcript, or the next: a slot its answer fills (undefined: none kept).
+function transcribe(call, method, args) {
+  if (call.transcript === undefined) return undefined;
+  if (call.transcript.length >= TRANSCRIPT_ENTRIES) {
+    call.transcript = undefined;
+    return undefined;
+  }
+  const record = { method, args, reply: undefined };
+  call.transcript.push(record);
+  return record;
+}
+
+// Whether a capability answer for `call` is delivered on this thread (see TRANSCRIPT_ENTRIES).
+function continuesHere(entry, call) {
+  if (call.settle === undefined || call.done || call.abandoned || call.transcript === undefined) return false;
+  if (
+    entry.poolTasks > 0 ||
+    entry.pending > 0 ||
+    call.timers.size > 0 ||
+    entry.randomDraws !== call.randomDraws
+  )
+    return false;
+  if (pooledVersions.has(entry.versionId) || !hasStarted(call)) return false;
+  // Room left in the call's CPU budget for a whole slice: a stop is then never the budget's.
+  if (call.cpuLimitNs - (cpuTimeOf(entry) - call.cpuStart) < 2n * RUN_NOW_TIMEOUT_NS) return false;
+  for (const other of calls.values())
+    if (other !== call && other.entry === entry && !other.done) return false;
+  return true;
+}
+
+// A capability answer delivered on this thread; the code that continues runs within the slice.
+function continueNow(entry, call, id, value) {
+  const { versionId } = entry;
+  continuationsOnThread++;
+  const before = cpuTimeOf(entry);
+  try {
+    // The request id is the isolate's word, like everything from it: a positive number or nothing.
+    const request = typeof id === 'number' && id > 0 ? id : -1;
+    entry.deliver.applySync(undefined, [-3, typeof value === 'string' ? value : undefined, request], {
+      timeout: RUN_NOW_TIMEOUT_MS,
+    });
+    handOver(
+      entry,
+      entry.deliver.applySync(undefined, [-2], { timeout: RUN_NOW_TIMEOUT_MS, result: { copy: true } }),
+    );
+  } catch (error) {
+    if (!entry.isolate.isDisposed && /timed out/i.test(String(error?.message))) {
+      // Nothing of the stopped continuation left the isolate: the call runs again, replaying.
+      afterStop(versionId);
+      call.rerun = { transcript: call.transcript, logLines: call.logLines };
+      dispose(versionId, entry, 'stopped');
+    } else {
+      call.fail?.(error);
+      dispose(versionId, entry, 'disposed');
+    }
+    return;
+  }
+  learn(versionId, cpuTimeOf(entry) - before);
+  entry.ranNow = true;
+}
+
+// A rerun that does not repeat its first run fails; its version continues on the pool from now on.
+function diverge(entry, call, what) {
+  reruns.diverged++;
+  call.replay = undefined;
+  if (!pooledVersions.has(entry.versionId)) poolVersion(entry.versionId, 'diverged');
+  entry.diverged = what;
+  dispose(entry.versionId, entry, 'diverged');
 }
 
 // An entry stopped at the slice: its version goes to the pool at the second within STOPS_WINDOW_MS.
@@ -955,6 +1129,8 @@ function receive(message) {
         pooledVersions: pooledVersions.size,
         pooledFor,
         stopsForgiven,
+        continuationsOnThread,
+        reruns,
         messagesIn,
         deliveriesIn,
       });

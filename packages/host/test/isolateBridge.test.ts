@@ -211,6 +211,68 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     expect((await stats()).callsOnThread).toBe(onThread);
   });
 
+  it('delivers capability answers on the runner thread: the code after each await runs there', async () => {
+    const capabilities = createMemoryCapabilities({
+      storage: { account: { 'cache/first': 'one', 'cache/second': 'two' } },
+    });
+    await idleIsolate('continue', capabilities);
+    const before = await stats();
+    for (let i = 0; i < 10; i++) {
+      expect(await invoke('continue', 'two-awaits', {}, capabilities)).toEqual({
+        ok: true,
+        data: { first: 'one', second: 'two' },
+      });
+    }
+    const after = await stats();
+    expect(after.continuationsOnThread - before.continuationsOnThread).toBeGreaterThanOrEqual(15);
+    expect(after.reruns).toEqual(before.reruns);
+    expect(after.pooledVersions).toBe(before.pooledVersions);
+  });
+
+  it('runs a call stopped after an await again, answering what its first run asked from a transcript: every write and log line once', async () => {
+    const { capabilities, lines, written } = recording();
+    await idleIsolate('after-await', capabilities);
+    const before = await stats();
+    // 200 ms after its second await: far past the 10 ms slice, well inside its CPU budget.
+    expect(await invoke('after-await', 'slow-after-await', { ms: 200, tag: 'a1' }, capabilities)).toEqual({
+      ok: true,
+      data: { read: 'a1', spun: 200 },
+    });
+    expect(written).toEqual(['a1']);
+    expect(lines.filter((line) => line === 'wrote a1')).toHaveLength(1);
+    expect(lines.filter((line) => line === 'spun a1')).toHaveLength(1);
+    const after = await stats();
+    expect(after.reruns).toEqual({ replayed: before.reruns.replayed + 1, diverged: before.reruns.diverged });
+    expect(after.stopsForgiven).toBe(before.stopsForgiven + 1);
+  });
+
+  it('fails a rerun that asks for something else than its first run, and sends its version to the pool', async () => {
+    const { capabilities, lines, written } = recording();
+    await idleIsolate('diverges', capabilities);
+    const before = await stats();
+    const result = await invoke('diverges', 'random-after-await', { ms: 200 }, capabilities);
+    expect(result).toMatchObject({ ok: false, error: { code: 'handler_error' } });
+    // The call's log says why (the caller gets the generic failure).
+    expect(lines.join('\n')).toMatch(
+      /run again from the start.*the rerun asked for storage\.set with other arguments.*depend on the time or on Math\.random/,
+    );
+    // The first run's write was made; the rerun's, which differs, was not.
+    expect(written).toHaveLength(1);
+    const after = await stats();
+    expect(after.reruns).toEqual({
+      replayed: before.reruns.replayed + 1,
+      diverged: before.reruns.diverged + 1,
+    });
+    expect(after.pooledFor.diverged).toBe(before.pooledFor.diverged + 1);
+    expect(after.pooledVersions).toBe(before.pooledVersions + 1);
+    // From now on its continuations run on the pool, where nothing is stopped and run again.
+    expect(await invoke('diverges', 'random-after-await', { ms: 50 }, capabilities)).toEqual({
+      ok: true,
+      data: { spun: 50 },
+    });
+    expect(written).toHaveLength(2);
+  });
+
   it('kills a runner that stops answering once a call ran past its budget; the next call gets a new runner', async () => {
     const warnings: string[] = [];
     const own = createIsolatedRuntime({

@@ -248,6 +248,12 @@ function capabilitiesFor(callId, preload) {
 }
 
 define('__platformDeliver', (id, value, slot) => {
+  if (id === -3) {
+    // An answer the runner delivers on its own thread (its request id in `slot`): what the code
+    // that continues posts and logs is held, as in a call's first entry, until it takes it (-2).
+    held = [];
+    id = slot;
+  }
   if (id === 0) {
     runNowCall = value;
     runNowSlot = slot;

@@ -78,6 +78,8 @@ type FromRunner =
       pooledVersions: number;
       pooledFor: PooledFor;
       stopsForgiven: number;
+      continuationsOnThread: number;
+      reruns: Reruns;
       messagesIn: number;
       deliveriesIn: number;
     }
@@ -121,12 +123,22 @@ interface InFlight {
 }
 
 /**
- * Versions sent to the pool, by why: stopped at the slice twice within a minute, and entries whose
- * mean CPU passed a millisecond.
+ * Versions sent to the pool, by why: stopped at the slice twice within a minute, entries whose
+ * mean CPU passed a millisecond, and reruns that did not repeat their first run.
  */
 export interface PooledFor {
   readonly stoppedTwice: number;
   readonly mean: number;
+  readonly diverged: number;
+}
+
+/**
+ * Calls run again after a continuation on the runner's thread was stopped (answered from their
+ * first run's transcript), and those of them that asked for something else and failed.
+ */
+export interface Reruns {
+  readonly replayed: number;
+  readonly diverged: number;
 }
 
 export interface RunnerStats {
@@ -143,6 +155,9 @@ export interface RunnerStats {
   readonly pooledFor: PooledFor;
   /** Entries stopped at the slice that left their version on the thread (a first stop in a minute). */
   readonly stopsForgiven: number;
+  /** Capability answers delivered on the runner's thread, the code after them run there. */
+  readonly continuationsOnThread: number;
+  readonly reruns: Reruns;
   /** Messages the runner took from the host, and the channel messages that carried them (see `post`). */
   readonly messagesIn: number;
   readonly deliveriesIn: number;
@@ -311,6 +326,8 @@ export function startRunnerProcess(options: {
         pooledVersions: message.pooledVersions,
         pooledFor: message.pooledFor,
         stopsForgiven: message.stopsForgiven,
+        continuationsOnThread: message.continuationsOnThread,
+        reruns: message.reruns,
         messagesIn: message.messagesIn,
         deliveriesIn: message.deliveriesIn,
       });
