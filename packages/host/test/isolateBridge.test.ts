@@ -229,6 +229,21 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     expect(after.pooledVersions).toBe(before.pooledVersions);
   });
 
+  it('keeps the code after an await on the pool once a call drew random bytes or set a timer (a rerun could not repeat them)', async () => {
+    const capabilities = createMemoryCapabilities({
+      storage: { account: { 'cache/first': 'one', 'cache/second': 'two' } },
+    });
+    await idleIsolate('unrepeatable', capabilities);
+    const before = await stats();
+    for (const draw of ['random', 'timer', 'random', 'timer']) {
+      expect(await invoke('unrepeatable', 'unrepeatable-awaits', { draw }, capabilities)).toEqual({
+        ok: true,
+        data: { first: 'one', second: 'two' },
+      });
+    }
+    expect((await stats()).continuationsOnThread).toBe(before.continuationsOnThread);
+  });
+
   it('runs a call stopped after an await again, answering what its first run asked from a transcript: every write and log line once', async () => {
     const { capabilities, lines, written } = recording();
     await idleIsolate('after-await', capabilities);
