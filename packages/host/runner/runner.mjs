@@ -123,7 +123,7 @@ let idleMs;
 let leftoverCpuNs;
 const PRELUDE_FILENAME = 'platform:prelude.js';
 const bundleFilename = (versionId) => `platform:bundle/${versionId}.js`;
-/** versionId -> { script, cachedData, cacheWarm, entryNs? } (entryNs: see RUN_NOW_MEAN_NS) */
+/** versionId -> { script, cachedData, cacheWarm, entryNs?, continuationNs? } (see RUN_NOW_MEAN_NS) */
 const versions = new Map();
 /** versionId -> Promise<Entry>; an Entry is one isolate with the version loaded. */
 const entries = new Map();
@@ -875,7 +875,7 @@ function runNow(call, callId, message) {
     call.cpuStart = before;
     entry.idleCpuStart = undefined;
   }
-  learn(versionId, cpuTimeOf(entry) - before);
+  learn(versionId, cpuTimeOf(entry) - before, 'entryNs');
   entry.ranNow = true;
   return settled;
 }
@@ -890,12 +890,14 @@ function handOver(entry, held) {
   }
 }
 
-// An entry's CPU on this thread: a version whose entries average past RUN_NOW_MEAN_NS goes to the pool.
-function learn(versionId, ns) {
+// An entry's CPU on this thread: a version whose first entries, or whose continuations, average
+// past RUN_NOW_MEAN_NS goes to the pool (`kind`: 'entryNs' or 'continuationNs', averaged apart so
+// that short continuations do not hide long entries).
+function learn(versionId, ns, kind) {
   const version = versions.get(versionId);
   if (version === undefined) return;
-  version.entryNs = (version.entryNs ?? 0) * 0.9 + Number(ns) * 0.1;
-  if (version.entryNs > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) poolVersion(versionId, 'mean');
+  version[kind] = (version[kind] ?? 0) * 0.9 + Number(ns) * 0.1;
+  if (version[kind] > RUN_NOW_MEAN_NS && !pooledVersions.has(versionId)) poolVersion(versionId, 'mean');
 }
 
 // The first request of a call's transcript, or the next: a slot its answer fills (undefined: none kept).
@@ -955,7 +957,7 @@ function continueNow(entry, call, id, value) {
     }
     return;
   }
-  learn(versionId, cpuTimeOf(entry) - before);
+  learn(versionId, cpuTimeOf(entry) - before, 'continuationNs');
   entry.ranNow = true;
 }
 
