@@ -269,7 +269,8 @@ function poster(entry) {
       if (owner === 'foreign') {
         reportForeign(entry, `capability (${String(b).slice(0, 40)})`);
         deliver(id, REFUSED);
-      } else if (owner === 'live' && admit(entry)) {
+      } else if (owner === 'live' && !entry.disposed && admit(entry)) {
+        // A disposed isolate's requests (one queued before a rerun diverged, say) are never served.
         const call = calls.get(callId);
         const method = String(b);
         const args = String(c);
@@ -278,13 +279,9 @@ function poster(entry) {
           entry.pending--;
           const next = call.replay.shift();
           if (next.method === method && next.args === args) deliver(id, next.reply);
-          else if (next.method === method) diverge(entry, call, `asked for ${method} with other arguments`);
+          else if (next.method === method) diverge(entry, `asked for ${method} with other arguments`);
           else
-            diverge(
-              entry,
-              call,
-              `asked for ${method.slice(0, 40)} where the first run asked for ${next.method}`,
-            );
+            diverge(entry, `asked for ${method.slice(0, 40)} where the first run asked for ${next.method}`);
           return;
         }
         // Recorded in the order asked, answered below (see TRANSCRIPT_ENTRIES).
@@ -766,11 +763,7 @@ async function runCall(message, retried = false, onPool = false, replay = undefi
     watchCalls();
     const value = await (now ? runNow(call, callId, message) : runPooled(call, callId, message));
     if (call.replay !== undefined && call.replay.length > 0) {
-      diverge(
-        entry,
-        call,
-        `ended without asking for ${call.replay[0].method}, which the first run asked for`,
-      );
+      diverge(entry, `ended without asking for ${call.replay[0].method}, which the first run asked for`);
       throw new Error('the rerun diverged');
     }
     // The prelude answers JSON text; anything else (a Reference) never goes to the host.
@@ -915,13 +908,8 @@ function transcribe(call, method, args) {
 // Whether a capability answer for `call` is delivered on this thread (see TRANSCRIPT_ENTRIES).
 function continuesHere(entry, call) {
   if (call.settle === undefined || call.done || call.abandoned || call.transcript === undefined) return false;
-  if (
-    entry.poolTasks > 0 ||
-    entry.pending > 0 ||
-    call.timers.size > 0 ||
-    entry.randomDraws !== call.randomDraws
-  )
-    return false;
+  // (A call that set a timer keeps no transcript.)
+  if (entry.poolTasks > 0 || entry.pending > 0 || entry.randomDraws !== call.randomDraws) return false;
   if (pooledVersions.has(entry.versionId) || !hasStarted(call)) return false;
   // Room left in the call's CPU budget for a whole slice: a stop is then never the budget's.
   if (call.cpuLimitNs - (cpuTimeOf(entry) - call.cpuStart) < 2n * RUN_NOW_TIMEOUT_NS) return false;
@@ -952,7 +940,7 @@ function continueNow(entry, call, id, value) {
       call.rerun = { transcript: call.transcript, logLines: call.logLines };
       dispose(versionId, entry, 'stopped');
     } else {
-      call.fail?.(error);
+      call.fail(error);
       dispose(versionId, entry, 'disposed');
     }
     return;
@@ -962,9 +950,8 @@ function continueNow(entry, call, id, value) {
 }
 
 // A rerun that does not repeat its first run fails; its version continues on the pool from now on.
-function diverge(entry, call, what) {
+function diverge(entry, what) {
   reruns.diverged++;
-  call.replay = undefined;
   if (!pooledVersions.has(entry.versionId)) poolVersion(entry.versionId, 'diverged');
   entry.diverged = what;
   dispose(entry.versionId, entry, 'diverged');
