@@ -23,6 +23,8 @@ export function createHostApp(services: HostServices): Hono {
   const app = new Hono();
   app.use(requestId());
   app.use(async (c, next) => {
+    // A host logging above `info` builds no line (nor reads the clock for it).
+    if (!services.logger.isLevelEnabled('info')) return next();
     const started = performance.now();
     await next();
     services.logger.info(

@@ -2,11 +2,16 @@ import pg from 'pg';
 import type { Db, Sql } from './Db.js';
 
 // A prepared statement goes as pg's named query: parsed once per connection, then bound and run.
-const toConfig = (sql: Sql, params: readonly unknown[] | undefined): pg.QueryConfig => ({
-  ...(typeof sql === 'string' ? { text: sql } : { name: sql.name, text: sql.text }),
-  // pg reads the values; it does not change them (no copy per query).
-  ...(params === undefined ? {} : { values: params as unknown[] }),
-});
+// Plain text goes as (text, values): pg then builds its config without copying ours (a spread
+// object and pg's descriptor copy of it were a visible share of a query's CPU under load).
+// pg reads the values; it does not change them (no copy per query).
+function run(target: pg.Pool | pg.PoolClient, sql: Sql, params: readonly unknown[] | undefined) {
+  const values = params as unknown[] | undefined;
+  if (typeof sql === 'string') return values === undefined ? target.query(sql) : target.query(sql, values);
+  const config: pg.QueryConfig = { name: sql.name, text: sql.text };
+  if (values !== undefined) config.values = values;
+  return target.query(config);
+}
 
 /**
  * PostgreSQL through a `pg` pool, for several host instances sharing one database.
@@ -20,7 +25,7 @@ export async function createPgDb(connectionString: string, options: { max?: numb
   return {
     engine: 'postgres',
     async query(sql, params) {
-      const result = await pool.query(toConfig(sql, params));
+      const result = await run(pool, sql, params);
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql) {
@@ -32,7 +37,7 @@ export async function createPgDb(connectionString: string, options: { max?: numb
         await client.query('BEGIN');
         const value = await fn({
           async query(sql, params) {
-            const result = await client.query(toConfig(sql, params));
+            const result = await run(client, sql, params);
             return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
           },
         });

@@ -64,7 +64,6 @@ export async function hmac(
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, message));
 }
 
-const HEX = /^[0-9a-f]+$/i;
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /**
@@ -72,10 +71,9 @@ const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
  * expected length wins, because a hex string is also valid base64 text.
  */
 export function decodeDigest(text: string, expectedBytes: number): Uint8Array | undefined {
-  if (HEX.test(text) && text.length === expectedBytes * 2) {
-    const out = new Uint8Array(expectedBytes);
-    for (let i = 0; i < expectedBytes; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
-    return out;
+  if (text.length === expectedBytes * 2) {
+    const out = hexBytes(text);
+    if (out !== undefined) return out;
   }
   if (!BASE64.test(text)) return undefined;
   try {
@@ -84,6 +82,25 @@ export function decodeDigest(text: string, expectedBytes: number): Uint8Array | 
   } catch {
     return undefined;
   }
+}
+
+/** A hex digit's value, or -1: `0-9`, `a-f`, `A-F`. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** Even-length hex text as bytes; `undefined` when any character is not a hex digit. */
+function hexBytes(text: string): Uint8Array | undefined {
+  const out = new Uint8Array(text.length >> 1);
+  for (let i = 0; i < out.length; i++) {
+    const high = hexDigit(text.charCodeAt(i * 2));
+    const low = hexDigit(text.charCodeAt(i * 2 + 1));
+    if (high < 0 || low < 0) return undefined;
+    out[i] = (high << 4) | low;
+  }
+  return out;
 }
 
 /** Time depends only on the lengths, never on where the first differing byte is. */

@@ -1,4 +1,5 @@
 import {
+  type SignedPayloadPart,
   signedPayloadParts,
   type WebhookSignature,
   type WebhookSignatureScheme,
@@ -35,10 +36,25 @@ export function resolveScheme(signature: WebhookSignature): ResolvedScheme {
   };
 }
 
+// Each template parsed once (a host verifies every delivery of a webhook with the same one); bounded,
+// since a host serves many integrations' templates. The parts are shared: read, never changed.
+const partsByTemplate = new Map<string, readonly SignedPayloadPart[]>();
+const MAX_TEMPLATES = 256;
+
+function partsOf(template: string): readonly SignedPayloadPart[] {
+  let parts = partsByTemplate.get(template);
+  if (parts === undefined) {
+    parts = signedPayloadParts(template);
+    if (partsByTemplate.size >= MAX_TEMPLATES) partsByTemplate.clear();
+    partsByTemplate.set(template, parts);
+  }
+  return parts;
+}
+
 /** Whether a delivery must carry a timestamp: the signed payload names it or a replay window is set. */
 export function needsTimestamp(scheme: ResolvedScheme): boolean {
   return (
-    signedPayloadParts(scheme.signedPayload).some((part) => part.kind === 'timestamp') ||
+    partsOf(scheme.signedPayload).some((part) => part.kind === 'timestamp') ||
     scheme.toleranceSeconds !== undefined
   );
 }
@@ -50,9 +66,7 @@ export function hasTimestampSource(scheme: ResolvedScheme): boolean {
 
 /** The names (lower-case) of the request headers the signed payload includes. */
 export function signedHeaderNames(scheme: ResolvedScheme): string[] {
-  return signedPayloadParts(scheme.signedPayload).flatMap((part) =>
-    part.kind === 'header' ? [part.name] : [],
-  );
+  return partsOf(scheme.signedPayload).flatMap((part) => (part.kind === 'header' ? [part.name] : []));
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -100,8 +114,14 @@ export function signedMessage(
   | { ok: true; message: Uint8Array<ArrayBuffer> }
   | { ok: false; reason: string; refusal: 'missing_header' | 'misconfigured' } {
   const body = typeof rawBody === 'string' ? utf8(rawBody) : rawBody;
+  const templateParts = partsOf(template);
+  // The common scheme signs the body alone: its bytes are the message (read, never changed), unless
+  // they are a view a digest cannot take as is (over a SharedArrayBuffer).
+  if (templateParts.length === 1 && templateParts[0]!.kind === 'body' && body.buffer instanceof ArrayBuffer) {
+    return { ok: true, message: body as Uint8Array<ArrayBuffer> };
+  }
   const parts: Uint8Array[] = [];
-  for (const part of signedPayloadParts(template)) {
+  for (const part of templateParts) {
     switch (part.kind) {
       case 'body':
         parts.push(body);

@@ -51,6 +51,8 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
     expect(await verify({ 'X-Hub-Signature-256': digest.toString('hex').toUpperCase() })).toEqual({
       valid: true,
     });
+    const mixedCase = [...digest.toString('hex')].map((c, i) => (i % 3 ? c : c.toUpperCase())).join('');
+    expect(await verify({ 'X-Hub-Signature-256': mixedCase })).toEqual({ valid: true });
     expect(await verify({ 'X-Hub-Signature-256': digest.toString('base64') })).toEqual({ valid: true });
     expect(await verify({ 'X-Hub-Signature-256': `sha256=${digest.toString('base64')}` })).toEqual({
       valid: true,
@@ -98,6 +100,19 @@ describe('GitHub style (scheme omitted, X-Hub-Signature-256)', () => {
     const malformed = { valid: false, reason: 'malformed signature header', refusal: 'malformed' };
     expect(await verify({ 'X-Hub-Signature-256': 'sha256=not-hex!!' })).toEqual(malformed);
     expect(await verify({ 'X-Hub-Signature-256': '%%%' })).toEqual(malformed);
+    // A digest's length in hex with one character just outside a hex range: not taken as hex. Text
+    // that is not base64 either is malformed; base64 text decodes to the wrong length and mismatches.
+    const hex = nodeHmac('sha256', SECRET, PAYLOAD).toString('hex');
+    for (const bad of [':', '@', '`']) {
+      expect(await verify({ 'X-Hub-Signature-256': `sha256=${bad}${hex.slice(1)}` })).toEqual(malformed);
+    }
+    for (const bad of ['/', 'G', 'g']) {
+      expect(await verify({ 'X-Hub-Signature-256': `sha256=${bad}${hex.slice(1)}` })).toEqual({
+        valid: false,
+        reason: 'signature does not match',
+        refusal: 'mismatch',
+      });
+    }
     expect(await verify({ 'X-Hub-Signature-256': 'md5=abcdef' })).toEqual({
       valid: false,
       reason: 'no sha256 digest in signature header',

@@ -44,6 +44,19 @@ describe('webhookHeaderView', () => {
     });
   });
 
+  it('gives the same view however often and in whatever case a name comes, past the bound of names it remembers', () => {
+    const many = Array.from({ length: 2_500 }, (_, index) => [`X-Custom-${index}`, 'v']).flat();
+    for (let round = 0; round < 3; round++) {
+      webhookHeaderView(many);
+      expect(
+        webhookHeaderView(['X-Api-Key', 'k', 'x-API-key', 'k2', 'X-Event', 'a', 'x-event', 'b']),
+      ).toEqual({
+        'x-event': 'a, b',
+      });
+      expect(webhookHeaderView([':Authority', 'h', 'Cookie', 'c', 'COOKIE', 'd'])).toEqual({});
+    }
+  });
+
   it.each([
     ['authorization', true],
     ['set-cookie', true],

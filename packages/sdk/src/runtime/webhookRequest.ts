@@ -30,6 +30,23 @@ export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_WORD.test(lower);
 }
 
+// Raw header name -> its name in the view, or null when it is left out. Senders repeat the same few
+// names on every delivery; bounded, since any sender may invent names.
+const viewNames = new Map<string, string | null>();
+const MAX_VIEW_NAMES = 1024;
+
+function viewName(name: string): string | null {
+  let known = viewNames.get(name);
+  if (known === undefined) {
+    const lower = name.toLowerCase();
+    // A pseudo-header (`:path`, HTTP/2) is not a header; a credential never reaches partner code.
+    known = name.startsWith(':') || isCredentialHeader(lower) ? null : lower;
+    if (viewNames.size >= MAX_VIEW_NAMES) viewNames.clear();
+    viewNames.set(name, known);
+  }
+  return known;
+}
+
 /**
  * The headers partner code may read: names lower-cased, repeated values joined with `, `,
  * credentials dropped, then at most {@link WEBHOOK_HEADER_LIMITS} (name and value bytes together),
@@ -40,10 +57,9 @@ export function isCredentialHeader(name: string): boolean {
 export function webhookHeaderView(headers: WebhookHeaders | readonly string[]): Record<string, string> {
   const joined = new Map<string, string>();
   const add = (name: string, value: unknown) => {
-    // A pseudo-header (`:path`, HTTP/2) is not a header.
-    if (typeof value !== 'string' || name.startsWith(':')) return;
-    const lower = name.toLowerCase();
-    if (isCredentialHeader(lower)) return;
+    if (typeof value !== 'string') return;
+    const lower = viewName(name);
+    if (lower === null) return;
     const before = joined.get(lower);
     joined.set(lower, before === undefined ? value : `${before}, ${value}`);
   };
