@@ -76,8 +76,6 @@ if (baseUrl) {
 
     it('processes 500 webhooks spread over both instances, each exactly once', async () => {
       log.clear();
-      a.events.worker.start();
-      b.events.worker.start();
       try {
         const accepted: string[] = [];
         for (let batch = 0; batch < 10; batch += 1) {
@@ -97,6 +95,10 @@ if (baseUrl) {
           }
         }
         expect(new Set(accepted).size).toBe(500);
+        // Both workers start once all 500 are queued, so both claim at once: started before, the
+        // first to poll could work off every delivery before the other's next poll (250 ms).
+        a.events.worker.start();
+        b.events.worker.start();
         await until(
           async () =>
             (

@@ -125,9 +125,11 @@ export function integrationsAtLimit(running: ReadonlyMap<string, number>, perInt
  * lease and attempts left: its worker died; without attempts left `failAbandonedJobs` fails it)
  * for `worker`, skipping rows other workers hold (`FOR UPDATE SKIP LOCKED` behaves alike on PGlite,
  * one connection, and PostgreSQL): oldest first, at most `perIntegration` running per integration counting `running` (this
- * worker's jobs in flight per integration), at most `gateRoom` gate jobs. It looks at the
- * `limit * 4` oldest ready rows it can lock, so a call may take fewer than it could: call again
- * while it takes any (integrations at their limit are then left out through `running`).
+ * worker's jobs in flight per integration), at most `gateRoom` gate jobs. It locks the `limit`
+ * oldest ready rows it can (a locked row is a write: at scale, rows locked and left cost the
+ * database more than the claims they would spare) and takes the first row always, so a call may
+ * take fewer than it could when an integration or the gates run out of room: call again while it
+ * takes any (integrations at their limit are then left out through `running`).
  */
 export async function claimJobs(
   db: Queryable,
@@ -151,14 +153,14 @@ export async function claimJobs(
        WHERE status = 'queued' AND run_at <= $2
          AND NOT (integration_slug = ANY($4::text[])) AND (kind <> 'gate' OR $9::int > 0)
        ORDER BY run_at, created_at
-       LIMIT $5 * 4
+       LIMIT $5
        FOR UPDATE SKIP LOCKED
      ), expired AS (
        SELECT id, kind, integration_slug, run_at, created_at FROM jobs
        WHERE status = 'running' AND locked_until <= $2 AND attempts < max_attempts
          AND NOT (integration_slug = ANY($4::text[])) AND (kind <> 'gate' OR $9::int > 0)
        ORDER BY run_at, created_at
-       LIMIT $5 * 4
+       LIMIT $5
        FOR UPDATE SKIP LOCKED
      ), candidate AS (
        SELECT * FROM queued UNION ALL SELECT * FROM expired
