@@ -177,6 +177,14 @@ export interface RunnerProcess {
 }
 
 /**
+ * A runner's whole environment: nothing of the host's (its secrets), but one malloc setting. With
+ * glibc's arena per thread (the runner's isolate threads each allocate) ~0.3 MiB per isolate stayed
+ * unreturned (bench: runner RSS over 20 isolates 7.9-8.2 -> 7.6-7.7 MiB, calls no slower). Other C
+ * libraries ignore it.
+ */
+export const RUNNER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1' };
+
+/**
  * Node flags of a runner: isolated-vm needs `--no-node-snapshot` and addons; the permission model
  * (`--permission` from Node 22, `--experimental-permission` on 20) lets it read only the runner's
  * folder and isolated-vm's, and spawn no process or worker.
@@ -199,8 +207,8 @@ export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedV
 
 /**
  * Forks a runner: `--no-node-snapshot` (isolated-vm needs it), the permission model reading only
- * the runner's folder and isolated-vm, addons allowed, and an empty environment (no secrets, no
- * DATABASE_URL). When it exits, its calls in flight settle with `runner_exit` and `onExit` runs.
+ * the runner's folder and isolated-vm, addons allowed, and {@link RUNNER_ENV} for environment (no
+ * secrets, no DATABASE_URL). When it exits, its calls in flight settle with `runner_exit` and `onExit` runs.
  */
 export function startRunnerProcess(options: {
   prelude: string;
@@ -224,7 +232,7 @@ export function startRunnerProcess(options: {
   const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
   const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
     execArgv: runnerExecArgv(isolatedVm),
-    env: {},
+    env: { ...RUNNER_ENV },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   });
