@@ -5,6 +5,7 @@ import {
   type WebhookSignatureScheme,
 } from '@platform/integration-schema';
 import { base64ToBytes } from './_base64.js';
+import { boundedMemo } from './_boundedMemo.js';
 import { concatBytes, utf8 } from './_hmac.js';
 
 // The scheme rules signing and verifying share: defaults, when a timestamp is part of the
@@ -38,18 +39,7 @@ export function resolveScheme(signature: WebhookSignature): ResolvedScheme {
 
 // Each template parsed once (a host verifies every delivery of a webhook with the same one); bounded,
 // since a host serves many integrations' templates. The parts are shared: read, never changed.
-const partsByTemplate = new Map<string, readonly SignedPayloadPart[]>();
-const MAX_TEMPLATES = 256;
-
-function partsOf(template: string): readonly SignedPayloadPart[] {
-  let parts = partsByTemplate.get(template);
-  if (parts === undefined) {
-    parts = signedPayloadParts(template);
-    if (partsByTemplate.size >= MAX_TEMPLATES) partsByTemplate.clear();
-    partsByTemplate.set(template, parts);
-  }
-  return parts;
-}
+const partsOf: (template: string) => readonly SignedPayloadPart[] = boundedMemo(256, signedPayloadParts);
 
 /** Whether a delivery must carry a timestamp: the signed payload names it or a replay window is set. */
 export function needsTimestamp(scheme: ResolvedScheme): boolean {

@@ -1,4 +1,5 @@
 import type { WebhookRequest } from '../integration/webhookRequest.js';
+import { boundedMemo } from './_boundedMemo.js';
 import type { WebhookHeaders } from './verifyWebhookSignature.js';
 
 // The one rule for what a webhook delivery looks like to partner code, shared by the host's ingress
@@ -30,22 +31,13 @@ export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_WORD.test(lower);
 }
 
-// Raw header name -> its name in the view, or null when it is left out. Senders repeat the same few
+// Raw header name -> its name in the view, or null when it is left out: a pseudo-header (`:path`,
+// HTTP/2) is not a header, and a credential never reaches partner code. Senders repeat the same few
 // names on every delivery; bounded, since any sender may invent names.
-const viewNames = new Map<string, string | null>();
-const MAX_VIEW_NAMES = 1024;
-
-function viewName(name: string): string | null {
-  let known = viewNames.get(name);
-  if (known === undefined) {
-    const lower = name.toLowerCase();
-    // A pseudo-header (`:path`, HTTP/2) is not a header; a credential never reaches partner code.
-    known = name.startsWith(':') || isCredentialHeader(lower) ? null : lower;
-    if (viewNames.size >= MAX_VIEW_NAMES) viewNames.clear();
-    viewNames.set(name, known);
-  }
-  return known;
-}
+const viewName = boundedMemo(1024, (name): string | null => {
+  const lower = name.toLowerCase();
+  return name.startsWith(':') || isCredentialHeader(lower) ? null : lower;
+});
 
 /**
  * The headers partner code may read: names lower-cased, repeated values joined with `, `,
