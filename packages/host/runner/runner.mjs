@@ -1,9 +1,9 @@
 // A runner process: runs partner code in V8 isolates (isolated-vm) for the host process, which
 // forks it with `--no-node-snapshot`, the permission model (file reads limited to this folder and
 // isolated-vm) and an empty environment. Messages over the IPC channel, JSON only:
-//   host -> runner: init { prelude, memoryLimitMb, maxIsolates, idleMs, leftoverCpuMs }, call { callId,
-//                   versionId, script?, request, cpuLimitMs, ephemeral? }, cap-result { capId, reply },
-//                   abandon { callId }, stats { statsId }
+//   host -> runner: init { prelude, definitionCheckedGlobal, memoryLimitMb, maxIsolates, idleMs,
+//                   leftoverCpuMs }, call { callId, versionId, script?, request, cpuLimitMs,
+//                   ephemeral? }, cap-result { capId, reply }, abandon { callId }, stats { statsId }
 //   runner -> host: ready, cap { callId, versionId, capId, method, args, logs?, used? }, log { callId, entries },
 //                   result { callId, ok, value | error: { kind, message }, logs?, used? }, evicted { versionId },
 //                   stats { statsId, isolates, versions, callsOnThread, callsOnPool, pooledVersions,
@@ -118,12 +118,16 @@ let preludeCache;
 let preludeCacheWarm = false;
 // Set by `init` (the host holds the defaults).
 let memoryLimitMb;
+// The global set to true in an isolate made for a version that runs calls, before its bundle runs:
+// the host checked that definition when it installed the version, in an isolate loaded only to
+// read it (`ephemeral`, where it is not set), so defineIntegration skips checking it again.
+let definitionCheckedGlobal;
 let maxIsolates;
 let idleMs;
 let leftoverCpuNs;
 const PRELUDE_FILENAME = 'platform:prelude.js';
 const bundleFilename = (versionId) => `platform:bundle/${versionId}.js`;
-/** versionId -> { script, cachedData, cacheWarm, entryNs?, continuationNs? } (see RUN_NOW_MEAN_NS) */
+/** versionId -> { script, checked, cachedData, cacheWarm, entryNs?, continuationNs? } (see RUN_NOW_MEAN_NS) */
 const versions = new Map();
 /** versionId -> Promise<Entry>; an Entry is one isolate with the version loaded. */
 const entries = new Map();
@@ -533,6 +537,7 @@ async function createEntry(versionId) {
     // A cache V8 refuses (another V8 or flags) is dropped, and made again after the next call.
     if (script.cachedDataRejected) Object.assign(version, { cachedData: undefined, cacheWarm: false });
     else if (!version.cachedData && script.cachedData) version.cachedData = script.cachedData;
+    if (version.checked && definitionCheckedGlobal) await context.global.set(definitionCheckedGlobal, true);
     // The script's last expression takes `__platformRun` off the global (toIsolateScript).
     entry.run = await script.run(context, { timeout: 5000, reference: true });
     entry.idleCpuStart = cpuTimeOf(entry);
@@ -704,7 +709,13 @@ function failure(entry, error) {
 async function runCall(message, retried = false, onPool = false, replay = undefined) {
   const { callId, versionId } = message;
   if (message.script !== undefined && !versions.has(versionId)) {
-    versions.set(versionId, { script: message.script, cachedData: undefined, cacheWarm: false });
+    versions.set(versionId, {
+      script: message.script,
+      // A version loaded only to read its definition (install, the gate) has it checked.
+      checked: message.ephemeral !== true,
+      cachedData: undefined,
+      cacheWarm: false,
+    });
   }
   if (!versions.has(versionId) && !entries.has(versionId)) {
     send({
@@ -1088,6 +1099,7 @@ function receive(message) {
   switch (message.type) {
     case 'init':
       preludeText = message.prelude;
+      definitionCheckedGlobal = message.definitionCheckedGlobal;
       memoryLimitMb = message.memoryLimitMb;
       maxIsolates = message.maxIsolates;
       idleMs = message.idleMs;

@@ -171,6 +171,23 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     expect((await runtime.stats())[0]).toMatchObject({ isolates: 2, versions: 2 });
   });
 
+  it("checks a definition where it reads it (install, the gate), not again in a running version's isolates", async () => {
+    const runtime = started({ runners: 1 });
+    const invalid = await buildBundle(`${FIXTURES}definition-checked/integration.ts`);
+    // Read under a new id, as an install does: the check runs and refuses the slug.
+    await expect(
+      runtime.describe({ id: 'install-definition-checked', loadBundle: async () => invalid }),
+    ).rejects.toMatchObject({ name: 'IntegrationDefinitionError', message: expect.stringMatching(/slug/) });
+    // A version that runs calls was checked at its install: its isolate skips the check.
+    expect(
+      await invokeBundle(runtime, { bundle: invalid, versionId: 'installed', actionName: 'checked' }),
+    ).toEqual({ ok: true, data: true });
+    // The marker is the host's, set per isolate: it is not set where a bundle is only read.
+    await expect(
+      runtime.describe({ id: 'install-definition-checked-2', loadBundle: async () => invalid }),
+    ).rejects.toMatchObject({ name: 'IntegrationDefinitionError' });
+  });
+
   it('disposes isolates idle for isolateIdleMs, and the next call starts a fresh one', async () => {
     const runtime = started({ runners: 1, isolateIdleMs: 200 });
     expect((await invoke(runtime, 'idle', 'ok')).ok).toBe(true);

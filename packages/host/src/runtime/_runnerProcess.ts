@@ -1,6 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { type Capabilities, type LogEntry, type StorageRef, toWireError } from '@platform/sdk/runtime';
+import {
+  type Capabilities,
+  DEFINITION_CHECKED_GLOBAL,
+  type LogEntry,
+  type StorageRef,
+  toWireError,
+} from '@platform/sdk/runtime';
 import { RUNNER_DIR } from './buildGuestPrelude.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
@@ -97,6 +103,8 @@ type ToRunner =
   | {
       type: 'init';
       prelude: string;
+      /** Set to true in each isolate made for a version not loaded only to read it (see the sdk's `DEFINITION_CHECKED_GLOBAL`). */
+      definitionCheckedGlobal: string;
       memoryLimitMb: number;
       maxIsolates: number;
       idleMs: number;
@@ -271,6 +279,7 @@ export function startRunnerProcess(options: {
   post({
     type: 'init',
     prelude: options.prelude,
+    definitionCheckedGlobal: DEFINITION_CHECKED_GLOBAL,
     memoryLimitMb: options.memoryLimitMb,
     maxIsolates: options.maxIsolates ?? MAX_ISOLATES,
     idleMs: options.idleMs ?? ISOLATE_IDLE_MS,

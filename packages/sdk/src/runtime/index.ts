@@ -1,3 +1,4 @@
+export { DEFINITION_CHECKED_GLOBAL } from '../integration/definitionChecked.js';
 export {
   type ResolvedScheme as ResolvedSignatureScheme,
   resolveScheme as resolveSignatureScheme,
