@@ -118,9 +118,9 @@ let preludeCache;
 let preludeCacheWarm = false;
 // Set by `init` (the host holds the defaults).
 let memoryLimitMb;
-// The global set to true in an isolate made for a version that runs calls, before its bundle runs:
-// the host checked that definition when it installed the version, in an isolate loaded only to
-// read it (`ephemeral`, where it is not set), so defineIntegration skips checking it again.
+// The global set to true in an isolate made for a version that runs calls while its bundle's top
+// level runs: the host checked that definition when it installed the version, in an isolate loaded
+// only to read it (`ephemeral`, where it is not set), so defineIntegration skips checking it again.
 let definitionCheckedGlobal;
 let maxIsolates;
 let idleMs;
@@ -537,9 +537,12 @@ async function createEntry(versionId) {
     // A cache V8 refuses (another V8 or flags) is dropped, and made again after the next call.
     if (script.cachedDataRejected) Object.assign(version, { cachedData: undefined, cacheWarm: false });
     else if (!version.cachedData && script.cachedData) version.cachedData = script.cachedData;
-    if (version.checked && definitionCheckedGlobal) await context.global.set(definitionCheckedGlobal, true);
+    // Set while the bundle's top level runs (where defineIntegration is called), then taken off.
+    const checked = version.checked && definitionCheckedGlobal !== undefined;
+    if (checked) await context.global.set(definitionCheckedGlobal, true);
     // The script's last expression takes `__platformRun` off the global (toIsolateScript).
     entry.run = await script.run(context, { timeout: 5000, reference: true });
+    if (checked) await context.global.delete(definitionCheckedGlobal);
     entry.idleCpuStart = cpuTimeOf(entry);
     return entry;
   } catch (error) {

@@ -178,10 +178,11 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     await expect(
       runtime.describe({ id: 'install-definition-checked', loadBundle: async () => invalid }),
     ).rejects.toMatchObject({ name: 'IntegrationDefinitionError', message: expect.stringMatching(/slug/) });
-    // A version that runs calls was checked at its install: its isolate skips the check.
+    // A version that runs calls was checked at its install: its isolate skips the check, and the
+    // mark is taken off once the bundle's top level has run.
     expect(
       await invokeBundle(runtime, { bundle: invalid, versionId: 'installed', actionName: 'checked' }),
-    ).toEqual({ ok: true, data: true });
+    ).toEqual({ ok: true, data: { markedAtLoad: true, markedNow: false } });
     // The marker is the host's, set per isolate: it is not set where a bundle is only read.
     await expect(
       runtime.describe({ id: 'install-definition-checked-2', loadBundle: async () => invalid }),
