@@ -46,8 +46,10 @@ async function clearOfSchedules(): Promise<void> {
         ? MARGIN_MS - sinceBoundary
         : 0;
   if (waitMs > 0) {
-    console.log(
-      `ports e2e: waiting ${Math.ceil(waitMs / 1000)} s to start clear of the ports' schedule minute`,
+    // Straight to stderr: console output inside a test fails it (vitest.setup.ts), and this wait is
+    // not the test's output but the reason it starts later.
+    process.stderr.write(
+      `ports e2e: waiting ${Math.ceil(waitMs / 1000)} s to start clear of the ports' schedule minute\n`,
     );
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
