@@ -65,11 +65,13 @@ WITH schedule AS (
   WHERE NOT EXISTS (SELECT 1 FROM known m WHERE m.schedule_id = k.schedule_id AND m.account_id = k.account_id)
   ON CONFLICT DO NOTHING
   RETURNING schedule_id, account_id
+), stale AS (
+  SELECT tid FROM known WHERE last_minute < $3
 ), claimed AS (
   -- The stale ones by their row address. A mark another transaction advanced meanwhile is locked
   -- in its new version, which the condition on last_minute then leaves out.
   SELECT m.ctid AS tid, m.schedule_id, m.account_id, m.last_minute FROM schedule_marks m
-  WHERE m.ctid = ANY (ARRAY(SELECT tid FROM known WHERE last_minute < $3)) AND m.last_minute < $3
+  WHERE m.ctid = ANY (ARRAY(SELECT tid FROM stale)) AND m.last_minute < $3
   ${lock}
 ), advanced AS (
   -- Locked above, so each row is still the version that was locked there.
@@ -92,7 +94,7 @@ WITH schedule AS (
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM queued)::int AS fired,
-  ((SELECT count(*) FROM known WHERE last_minute < $3) - (SELECT count(*) FROM claimed))::int AS skipped,
+  ((SELECT count(*) FROM stale) - (SELECT count(*) FROM claimed))::int AS skipped,
   (SELECT max(account_id) FROM account) AS last_account`;
 const FIRE_SQL_SKIP_LOCKED = fireSql('FOR UPDATE OF m SKIP LOCKED');
 const FIRE_SQL = fireSql('FOR UPDATE OF m');
