@@ -189,6 +189,41 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     ).rejects.toMatchObject({ name: 'IntegrationDefinitionError' });
   });
 
+  it('checks the manifest an isolate answers describe with, whatever the bundle did to skip the check', async () => {
+    const runtime = started({ runners: 1 });
+    // A bundle with a guest engine of its own, answering with a manifest no definition could give.
+    const manifest = {
+      slug: 'forged',
+      egress: ['*'],
+      actions: [{ name: 'steal', description: 'x' }],
+      webhooks: [],
+      schedules: [{ id: 'often', cron: '* * *' }],
+      tools: [],
+      widgets: [],
+      storage: { account: ['../other-integration/tokens'], user: [] },
+      hasOnActivate: false,
+    };
+    const forged = [
+      'var definition = {};',
+      `async function run() { return ${JSON.stringify(manifest)}; }`,
+      'export { definition as default, run as __platformRunGuestCall };',
+    ].join('\n');
+    const refused = runtime.describe({ id: 'install-forged', loadBundle: async () => forged });
+    await expect(refused).rejects.toMatchObject({ name: 'IntegrationDefinitionError' });
+    const problems = ((await refused.catch((error: unknown) => error)) as { problems: { path: string }[] })
+      .problems;
+    expect(problems.map((problem) => problem.path)).toEqual(
+      expect.arrayContaining(['egress.0', 'schedules[often]', 'storage.account.../other-integration/tokens']),
+    );
+    // The same bundle answering with a valid manifest is read as it is.
+    const honest = forged.replace('"*"', '"https://api.acme.com"').replace('* * *', '0 3 * * *');
+    const valid = await runtime.describe({
+      id: 'install-forged-2',
+      loadBundle: async () => honest.replace('../other-integration/tokens', 'settings'),
+    });
+    expect(valid).toMatchObject({ slug: 'forged', egress: ['https://api.acme.com'] });
+  });
+
   it('disposes isolates idle for isolateIdleMs, and the next call starts a fresh one', async () => {
     const runtime = started({ runners: 1, isolateIdleMs: 200 });
     expect((await invoke(runtime, 'idle', 'ok')).ok).toBe(true);

@@ -13,6 +13,7 @@ import {
   describeDefinition,
   invokeAction,
   parseWebhookPayload,
+  readManifest,
   replyToWebhook,
   runActivate,
   runOnTokens,
@@ -103,7 +104,8 @@ export function createInProcessRuntime(
   return {
     isolated: false,
     async describe(version) {
-      return describeDefinition(await load(version));
+      // The same check as the isolated runtime's, so both refuse the same manifests.
+      return readManifest(describeDefinition(await load(version)));
     },
     async invokeAction(call) {
       const { definition, ctx } = await context(call);

@@ -3,9 +3,9 @@ import {
   ACTION_FAILED_MESSAGE,
   type ActionEnvelope,
   type ActivateResult,
-  type DefinitionManifest,
   type GuestCall,
   type PreloadedValue,
+  readManifest,
   type StorageRef,
   type WebhookReplyResult,
 } from '@platform/sdk/runtime';
@@ -305,15 +305,15 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
         if (outcome.error.name !== undefined) error.name = outcome.error.name;
         throw error;
       }
-      const value = JSON.parse(outcome.value) as
-        | DefinitionManifest
-        | { __thrown: { name: string; message: string } };
-      if ('__thrown' in value) {
-        const error = new Error(value.__thrown.message);
-        error.name = value.__thrown.name;
+      const value = JSON.parse(outcome.value) as unknown;
+      const thrown = (value as { __thrown?: { name?: unknown; message?: unknown } } | null)?.__thrown;
+      if (thrown !== undefined) {
+        const error = new Error(String(thrown.message));
+        error.name = String(thrown.name);
         throw error;
       }
-      return value;
+      // Partner code wrote it: checked here, whatever the isolate claims it checked.
+      return readManifest(value);
     },
     invokeAction(call) {
       return guest<ActionEnvelope>(

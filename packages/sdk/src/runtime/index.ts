@@ -57,6 +57,7 @@ export {
   payloadShapeOf,
   readPayloadShape,
 } from './payloadShape.js';
+export { readManifest } from './readManifest.js';
 export { redactFields, redactText, redactUrl } from './redact.js';
 export { type ActivateResult, runActivate } from './runActivate.js';
 export { type GuestCall, runGuestCall } from './runGuestCall.js';

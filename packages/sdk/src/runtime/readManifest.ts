@@ -1,0 +1,124 @@
+import {
+  checkDefinitionRules,
+  type DefinitionProblem,
+  definitionShape,
+  IntegrationDefinitionError,
+} from '@platform/integration-schema';
+import { z } from 'zod/v4';
+import type { DefinitionManifest } from './describeDefinition.js';
+import { readPayloadShape } from './payloadShape.js';
+
+// The manifest's fields, each taken from the definition's own field schema (one rule, one place).
+const field = definitionShape.shape;
+const webhook = field.webhooks.unwrap().element;
+const schedule = field.schedules.unwrap().element;
+const tool = field.tools.unwrap().element;
+const widget = field.components.unwrap().shape.widgets.unwrap().element;
+const oauth = field.oauth.unwrap().shape;
+const storageKeys = z.array(z.string());
+const jsonSchemas = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+const manifestShape = z.strictObject({
+  slug: field.slug,
+  egress: z.array(z.string()),
+  actions: z.array(
+    z.strictObject({ name: z.string(), description: field.actions.unwrap().valueType.shape.description }),
+  ),
+  webhooks: z.array(
+    webhook
+      .pick({ id: true, description: true, signature: true })
+      .extend({ hasReply: z.boolean().optional(), payloadShape: z.unknown().optional() }),
+  ),
+  schedules: z.array(schedule.pick({ id: true, cron: true, description: true })),
+  tools: z.array(tool.pick({ name: true, description: true })),
+  widgets: z.array(widget.omit({ component: true })),
+  storage: z.strictObject({ account: storageKeys, user: storageKeys }),
+  storageShapes: z.strictObject({ account: jsonSchemas, user: jsonSchemas }).optional(),
+  oauth: z
+    .strictObject({
+      provider: oauth.provider.required({ pkce: true, tokenAuthMethod: true }),
+      credentials: oauth.credentials,
+    })
+    .optional(),
+  proposes: field.proposes,
+  hasOnActivate: z.boolean(),
+});
+
+/**
+ * Checks a manifest that came out of partner code (an isolate's `describe`) before the host
+ * stores or reads it: the manifest's strict shape, then every rule of the definition it describes
+ * (naming, cron, egress entries, OAuth URLs against egress, signature schemes, storage keys,
+ * uniqueness, references). The definition was checked inside the isolate too, but partner code can
+ * skip that check or answer with a manifest of its own. A payload shape that is not well formed is
+ * dropped (ingress then checks those bodies in the isolate).
+ * @throws IntegrationDefinitionError listing every problem, with the definition's paths
+ * @example const manifest = readManifest(JSON.parse(answer)); // throws on a manifest the schema refuses
+ */
+export function readManifest(raw: unknown): DefinitionManifest {
+  const slug =
+    typeof (raw as { slug?: unknown } | null)?.slug === 'string' ? (raw as { slug: string }).slug : undefined;
+  const shape = manifestShape.safeParse(raw);
+  if (!shape.success) {
+    throw new IntegrationDefinitionError(
+      slug,
+      shape.error.issues.map((issue) => ({
+        path: issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.'),
+        message: `${issue.message} (in the manifest the bundle's describe returned; build the bundle with this host's @platform/sdk)`,
+      })),
+    );
+  }
+  const manifest = shape.data;
+  const problems: DefinitionProblem[] = [
+    ...duplicates(
+      'action name',
+      'actions',
+      manifest.actions.map((action) => action.name),
+    ),
+    ...duplicates('storage key', 'storage.account', manifest.storage.account),
+    ...duplicates('storage key', 'storage.user', manifest.storage.user),
+    ...checkDefinitionRules({
+      slug: manifest.slug,
+      egress: manifest.egress,
+      actions: Object.fromEntries(manifest.actions.map((action) => [action.name, action])),
+      webhooks: manifest.webhooks,
+      schedules: manifest.schedules,
+      tools: manifest.tools,
+      components: { widgets: manifest.widgets },
+      storage: {
+        account: Object.fromEntries(manifest.storage.account.map((key) => [key, true])),
+        user: Object.fromEntries(manifest.storage.user.map((key) => [key, true])),
+      },
+      ...(manifest.oauth === undefined ? {} : { oauth: manifest.oauth }),
+      ...(manifest.proposes === undefined ? {} : { proposes: manifest.proposes }),
+    }),
+  ];
+  for (const scope of ['account', 'user'] as const) {
+    for (const key of Object.keys(manifest.storageShapes?.[scope] ?? {})) {
+      if (!manifest.storage[scope].includes(key)) {
+        problems.push({
+          path: `storageShapes.${scope}.${key}`,
+          message: `a JSON Schema for "${key}", which storage.${scope} does not declare`,
+        });
+      }
+    }
+  }
+  if (problems.length > 0) throw new IntegrationDefinitionError(manifest.slug, problems);
+  return {
+    ...manifest,
+    webhooks: manifest.webhooks.map(({ payloadShape, ...rest }) => {
+      const readable = readPayloadShape(payloadShape);
+      return readable === undefined ? rest : { ...rest, payloadShape: readable };
+    }),
+  } as DefinitionManifest;
+}
+
+function duplicates(kind: string, path: string, names: readonly string[]): DefinitionProblem[] {
+  const seen = new Set<string>();
+  const problems: DefinitionProblem[] = [];
+  for (const name of names) {
+    if (seen.has(name))
+      problems.push({ path, message: `duplicate ${kind} "${name}"; each ${kind} must be unique` });
+    seen.add(name);
+  }
+  return problems;
+}
