@@ -17,7 +17,16 @@ const VICTIM_DATA = 'victim data 91c2';
 
 let bundle: string;
 const reports: RuntimeReport[] = [];
-const runtime = createIsolatedRuntime({ runners: 1, onReport: (report) => reports.push(report) });
+// The slice a call may hold the runner's thread (10 ms in production): counts of entries, stops and
+// versions sent to the pool below would drift whenever a loaded machine left the runner waiting for
+// a core past a 10 ms slice. Handlers meant to overrun it spin for SPIN_MS.
+const THREAD_SLICE_MS = 100;
+const SPIN_MS = 4 * THREAD_SLICE_MS;
+const runtime = createIsolatedRuntime({
+  runners: 1,
+  threadSliceMs: THREAD_SLICE_MS,
+  onReport: (report) => reports.push(report),
+});
 
 // `on`: a runtime of the test's own; `timeoutMs`: the call's wall-clock budget.
 function invoke(
@@ -183,10 +192,10 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     const { capabilities, lines, written } = recording();
     await idleIsolate('slow', capabilities);
     const before = await stats();
-    // 200 ms before its first await: far past the 10 ms slice, well inside its CPU budget.
-    expect(await invoke('slow', 'slow-start', { ms: 200 }, capabilities)).toEqual({
+    // Far past the slice before its first await, well inside its CPU budget.
+    expect(await invoke('slow', 'slow-start', { ms: SPIN_MS }, capabilities)).toEqual({
       ok: true,
-      data: { spun: 200 },
+      data: { spun: SPIN_MS },
     });
     // The stopped run's write request and log line never left the runner; the rerun's did, once.
     expect(written).toHaveLength(1);
@@ -196,9 +205,9 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     expect(once.stopsForgiven).toBe(before.stopsForgiven + 1);
     expect(once.pooledVersions).toBe(before.pooledVersions);
     await idleIsolate('slow', capabilities);
-    expect(await invoke('slow', 'slow-start', { ms: 200 }, capabilities)).toEqual({
+    expect(await invoke('slow', 'slow-start', { ms: SPIN_MS }, capabilities)).toEqual({
       ok: true,
-      data: { spun: 200 },
+      data: { spun: SPIN_MS },
     });
     expect(written).toHaveLength(2);
     expect(lines.filter((line) => line === 'slow-start began')).toHaveLength(2);
@@ -248,11 +257,13 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     const { capabilities, lines, written } = recording();
     await idleIsolate('after-await', capabilities);
     const before = await stats();
-    // 200 ms after its second await: far past the 10 ms slice, well inside its CPU budget.
-    expect(await invoke('after-await', 'slow-after-await', { ms: 200, tag: 'a1' }, capabilities)).toEqual({
-      ok: true,
-      data: { read: 'a1', spun: 200 },
-    });
+    // Far past the slice after its second await, well inside its CPU budget.
+    expect(await invoke('after-await', 'slow-after-await', { ms: SPIN_MS, tag: 'a1' }, capabilities)).toEqual(
+      {
+        ok: true,
+        data: { read: 'a1', spun: SPIN_MS },
+      },
+    );
     expect(written).toEqual(['a1']);
     expect(lines.filter((line) => line === 'wrote a1')).toHaveLength(1);
     expect(lines.filter((line) => line === 'spun a1')).toHaveLength(1);
@@ -265,7 +276,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     const { capabilities, lines, written } = recording();
     await idleIsolate('diverges', capabilities);
     const before = await stats();
-    const result = await invoke('diverges', 'random-after-await', { ms: 200 }, capabilities);
+    const result = await invoke('diverges', 'random-after-await', { ms: SPIN_MS }, capabilities);
     expect(result).toMatchObject({ ok: false, error: { code: 'handler_error' } });
     // The call's log says why (the caller gets the generic failure).
     expect(lines.join('\n')).toMatch(

@@ -18,6 +18,8 @@ const MAX_ISOLATES = 32;
 const ISOLATE_IDLE_MS = 10 * 60_000;
 /** CPU an isolate may use while none of its calls runs (work a handler left behind). */
 const LEFTOVER_CPU_MS = 100;
+/** Wall time a call may hold a runner's thread (runner.mjs, RUN_NOW_TIMEOUT_MS). */
+const THREAD_SLICE_MS = 10;
 /**
  * How long a runner may take to answer once a call on it ran past its budget. Its thread answers
  * in microseconds unless something holds it, which nothing should (calls enter it for at most
@@ -109,6 +111,7 @@ type ToRunner =
       maxIsolates: number;
       idleMs: number;
       leftoverCpuMs: number;
+      threadSliceMs: number;
     }
   | {
       type: 'call';
@@ -230,6 +233,8 @@ export function startRunnerProcess(options: {
   idleMs?: number;
   /** CPU an isolate may use while none of its calls runs; past it, it is disposed. Default 100 ms. */
   leftoverCpuMs?: number;
+  /** Wall time a call may hold the runner's thread before it is stopped and run on the pool. Default 10 ms. */
+  threadSliceMs?: number;
   /** A request refused for naming a call its isolate does not run; an isolate disposed for leftover work. */
   onReport?: (report: RunnerReport) => void;
   /** Killed for not answering (see UNRESPONSIVE_RUNNER_MS); default 10 s. */
@@ -284,6 +289,7 @@ export function startRunnerProcess(options: {
     maxIsolates: options.maxIsolates ?? MAX_ISOLATES,
     idleMs: options.idleMs ?? ISOLATE_IDLE_MS,
     leftoverCpuMs: options.leftoverCpuMs ?? LEFTOVER_CPU_MS,
+    threadSliceMs: options.threadSliceMs ?? THREAD_SLICE_MS,
   });
 
   const report = (kind: RunnerReport['kind'], versionId: unknown, message: unknown) =>
