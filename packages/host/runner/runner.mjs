@@ -60,12 +60,12 @@ const WARM_ALLOWANCE_NS = 250_000_000n;
 // (isolated-vm settles a task only after the microtasks it queued have run), and nothing partner
 // code does can post work that runs later by itself (the prelude makes WebAssembly compile at once
 // and FinalizationRegistry call nothing back: those were V8's only tasks that run JavaScript).
-// The mean is a tenth of the slice. The host may set another slice in `init` (`threadSliceMs`):
-// tests of these rules use a longer one, since on a loaded, slow machine a runner is descheduled
-// past 10 ms now and then and the CPU clock of trivial entries reads a few milliseconds.
-let RUN_NOW_TIMEOUT_MS = 10;
-let RUN_NOW_TIMEOUT_NS = BigInt(RUN_NOW_TIMEOUT_MS) * 1_000_000n;
-let RUN_NOW_MEAN_NS = 1_000_000;
+// Set by `init` from `threadSliceMs` (the host's default: 10 ms; the mean is a tenth of it). Tests
+// of these rules use a longer slice: on a loaded, slow machine a runner is descheduled past 10 ms
+// now and then, and the CPU clock of trivial entries reads a few milliseconds.
+let RUN_NOW_TIMEOUT_MS;
+let RUN_NOW_TIMEOUT_NS;
+let RUN_NOW_MEAN_NS;
 const STOPS_WINDOW_MS = 60_000;
 // An isolate that took calls on this thread gets an empty task on the pool at most this often while
 // idle: tasks V8 posted meanwhile (garbage collection's, none that runs JavaScript) run only there.

@@ -67,7 +67,12 @@ export function checkDefinitionRules(input: Dict): Problems {
   return problems;
 }
 
-function checkUnique(
+/**
+ * Reports each repeated id of one kind (one problem per repeat, naming both indexes) and answers
+ * the set of ids seen. Also the host's rule for a manifest's lists (`readManifest` in the sdk).
+ * @example checkUnique('action name', 'actions', [[0, 'a'], [1, 'a']], problems)
+ */
+export function checkUnique(
   kind: string,
   path: string,
   ids: readonly (readonly [number, unknown])[],

@@ -1,4 +1,4 @@
-export { checkDefinitionRules } from './checkDefinitionRules.js';
+export { checkDefinitionRules, checkUnique } from './checkDefinitionRules.js';
 export { checkSignatureScheme } from './checkSignatureScheme.js';
 export { definitionShape, HOST_ASSIGNED_FIELDS, signatureSchemeSchema } from './definitionShape.js';
 export {

@@ -1,5 +1,6 @@
 import {
   checkDefinitionRules,
+  checkUnique,
   type DefinitionProblem,
   definitionShape,
   IntegrationDefinitionError,
@@ -68,14 +69,13 @@ export function readManifest(raw: unknown): DefinitionManifest {
     );
   }
   const manifest = shape.data;
-  const problems: DefinitionProblem[] = [
-    ...duplicates(
-      'action name',
-      'actions',
-      manifest.actions.map((action) => action.name),
-    ),
-    ...duplicates('storage key', 'storage.account', manifest.storage.account),
-    ...duplicates('storage key', 'storage.user', manifest.storage.user),
+  const problems: DefinitionProblem[] = [];
+  // Record keys in a definition, list entries in a manifest: unique only if checked here.
+  const indexed = (names: readonly string[]) => names.map((name, index) => [index, name] as const);
+  checkUnique('action name', 'actions', indexed(manifest.actions.map((action) => action.name)), problems);
+  checkUnique('storage key', 'storage.account', indexed(manifest.storage.account), problems);
+  checkUnique('storage key', 'storage.user', indexed(manifest.storage.user), problems);
+  problems.push(
     ...checkDefinitionRules({
       slug: manifest.slug,
       egress: manifest.egress,
@@ -91,7 +91,7 @@ export function readManifest(raw: unknown): DefinitionManifest {
       ...(manifest.oauth === undefined ? {} : { oauth: manifest.oauth }),
       ...(manifest.proposes === undefined ? {} : { proposes: manifest.proposes }),
     }),
-  ];
+  );
   for (const scope of ['account', 'user'] as const) {
     for (const key of Object.keys(manifest.storageShapes?.[scope] ?? {})) {
       if (!manifest.storage[scope].includes(key)) {
@@ -110,15 +110,4 @@ export function readManifest(raw: unknown): DefinitionManifest {
       return readable === undefined ? rest : { ...rest, payloadShape: readable };
     }),
   } as DefinitionManifest;
-}
-
-function duplicates(kind: string, path: string, names: readonly string[]): DefinitionProblem[] {
-  const seen = new Set<string>();
-  const problems: DefinitionProblem[] = [];
-  for (const name of names) {
-    if (seen.has(name))
-      problems.push({ path, message: `duplicate ${kind} "${name}"; each ${kind} must be unique` });
-    seen.add(name);
-  }
-  return problems;
 }
