@@ -29,6 +29,7 @@
 // Plain JavaScript so the forked process needs no TypeScript loader.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { CROSSING_CHARS, LOG_LINE_CHARS, overLimit } from './limits.js';
 
 const ivm = createRequire(import.meta.url)(process.argv[2]);
 
@@ -269,13 +270,24 @@ function poster(entry) {
       // Its isolate runs nothing of it any more (see inUse), though it is released a moment later.
       call.done = true;
       if (c === true) call.fail(new Error(String(b)));
+      else if (c === 'size') call.fail(resultTooLarge(Number(b)));
+      else if (typeof b === 'string' && b.length > CROSSING_CHARS) call.fail(resultTooLarge(b.length));
       else call.settle(typeof b === 'string' ? b : undefined);
     } else if (kind === 'cap') {
       const callId = String(a);
       const owner = ownership(entry, callId);
+      const size = String(c).length + (d === undefined ? 0 : String(d).length);
       if (owner === 'foreign') {
         reportForeign(entry, `capability (${String(b).slice(0, 40)})`);
         deliver(id, REFUSED);
+      } else if (owner === 'live' && size > CROSSING_CHARS) {
+        // Never sent on: the handler gets the error the prelude gives (it checks first).
+        const message = overLimit(
+          `the ${String(b).slice(0, 40)} request's arguments as JSON`,
+          size,
+          CROSSING_CHARS,
+        );
+        if (!entry.disposed) deliver(id, JSON.stringify({ ok: false, error: { name: 'Error', message } }));
       } else if (owner === 'live' && !entry.disposed && admit(entry)) {
         // A disposed isolate's requests (one queued before a rerun diverged, say) are never served.
         const call = calls.get(callId);
@@ -351,7 +363,11 @@ function logger(entry) {
         return;
       }
       if (call.logLines++ >= MAX_LOG_LINES) return;
-      const line = String(text);
+      let line = String(text);
+      if (line.length > LOG_LINE_CHARS) {
+        const message = `log line dropped: ${overLimit('its JSON', line.length, LOG_LINE_CHARS)}`;
+        line = JSON.stringify({ level: 'warn', message });
+      }
       if (call.logs === undefined) call.logs = [];
       call.logs.push(line);
       call.logBytes += line.length;
@@ -412,7 +428,11 @@ const SUBTLE_HASHES = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384
 function subtle(op, hash, key, data) {
   const algorithm = SUBTLE_HASHES[String(hash)];
   if (algorithm === undefined) throw new Error(`unsupported hash ${String(hash)}`);
-  const bytes = Buffer.from(String(data), 'base64');
+  const text = String(data);
+  // Hashed on this thread, which every isolate of the runner shares.
+  if (text.length > CROSSING_CHARS)
+    throw new Error(overLimit('the data (base64)', text.length, CROSSING_CHARS));
+  const bytes = Buffer.from(text, 'base64');
   if (op === 'digest') return createHash(algorithm).update(bytes).digest('base64');
   if (op === 'hmac') {
     return createHmac(algorithm, Buffer.from(String(key), 'base64'))
@@ -675,7 +695,15 @@ function evictIdle() {
   }
 }
 
+// A result over CROSSING_CHARS (its length as the isolate says or as measured here): the call fails.
+function resultTooLarge(length) {
+  const error = new Error(overLimit("the handler's result as JSON", length, CROSSING_CHARS));
+  error.kind = 'size';
+  return error;
+}
+
 function failure(entry, error) {
+  if (error?.kind === 'size' && error instanceof Error) return { kind: 'size', message: error.message };
   if (entry?.reason === 'requests') {
     return {
       kind: 'requests',
@@ -786,6 +814,7 @@ async function runCall(message, retried = false, onPool = false, replay = undefi
     // The prelude answers JSON text; anything else (a Reference) never goes to the host.
     if (value !== undefined && typeof value !== 'string')
       throw new Error('the isolate answered no JSON text');
+    if (value !== undefined && value.length > CROSSING_CHARS) throw resultTooLarge(value.length);
     // "\0<used>\0<result>": preloaded storage values the call used after its last request.
     let used;
     let result = value;

@@ -159,6 +159,66 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     expect(logsB.map((entry) => `${entry.level} ${entry.message}`)).toEqual(['info start b', 'warn end b']);
   });
 
+  it('lets no piece over the crossing limits out of an isolate: results, log lines, capability requests, digest data', async () => {
+    // runner/limits.js: CROSSING_CHARS (8 MiB of UTF-16 code units) and LOG_LINE_CHARS (64 KiB).
+    const crossing = 8 * 1024 * 1024;
+    const runtime = started({ runners: 1 });
+    const logs: LogEntry[] = [];
+    // The result crosses as its envelope's JSON: {"ok":true,"data":"..."}, 21 characters more.
+    const tooBig = await invoke(
+      runtime,
+      'oversized',
+      'oversized',
+      { what: 'result', chars: crossing - 20 },
+      logs,
+    );
+    expect(tooBig).toEqual({ ok: false, error: { code: 'handler_error', message: 'Action failed.' } });
+    expect(logs.map((entry) => entry.message)).toEqual([
+      `the handler's result as JSON is ${crossing + 1} characters; at most ${crossing} cross from the isolate`,
+    ]);
+    // Just within the limit, the result crosses whole.
+    const within = await invoke(runtime, 'oversized', 'oversized', { what: 'result', chars: crossing - 21 });
+    expect(within.ok && (within.data as string).length).toBe(crossing - 21);
+
+    const lines: LogEntry[] = [];
+    expect(await invoke(runtime, 'oversized', 'oversized', { what: 'log', chars: 100_000 }, lines)).toEqual({
+      ok: true,
+      data: 'logged',
+    });
+    expect(lines.map((entry) => `${entry.level} ${entry.message}`)).toEqual([
+      // {"level":"info","message":"yyy..."}
+      `warn log line dropped: its JSON is ${JSON.stringify({ level: 'info', message: 'y'.repeat(100_000) }).length} characters; at most 65536 cross from the isolate`,
+    ]);
+
+    const stored = await invoke(runtime, 'oversized', 'oversized', { what: 'store', chars: crossing });
+    expect(stored).toEqual({
+      ok: true,
+      data: {
+        error: `the storage.set request's arguments as JSON is ${JSON.stringify(['account', 'cache/blob', 'z'.repeat(crossing)]).length} characters; at most ${crossing} cross from the isolate`,
+      },
+    });
+    // 7 MiB of bytes is 9,786,712 characters of base64.
+    const digest = await invoke(runtime, 'oversized', 'oversized', {
+      what: 'digest',
+      chars: 7 * 1024 * 1024,
+    });
+    expect(digest).toMatchObject({
+      ok: true,
+      data: { error: expect.stringContaining('the data (base64) is 9786712 characters') },
+    });
+    // The isolate is still the one that ran all of these, and it still answers.
+    expect(await invoke(runtime, 'oversized', 'ok')).toMatchObject({ ok: true });
+  });
+
+  it("holds what an entry on the runner's thread posts where no setter on Array.prototype sees it", async () => {
+    // Partner code that got the held array could put one large string in it many times: copied out
+    // at the entry's end, each occurrence would be a copy in the runner.
+    const runtime = started({ runners: 1 });
+    expect(await invoke(runtime, 'array-setter', 'array-setter')).toEqual({ ok: true, data: { seen: 0 } });
+    const [stats] = await runtime.stats();
+    expect(stats?.callsOnThread).toBe(1);
+  });
+
   it('keeps at most maxIsolatesPerRunner isolates, least recently used idle one first, and reloads an evicted version', async () => {
     const runtime = started({ runners: 1, maxIsolatesPerRunner: 2 });
     for (const version of ['v1', 'v2', 'v3']) {

@@ -3,6 +3,7 @@
 // `__platformBridge` (isolated-vm Callbacks: only copied primitives cross) and removes it here, so
 // partner code never sees it; everything the glue needs is captured before partner code runs.
 
+import { CROSSING_CHARS, LOG_LINE_CHARS, overLimit } from '../limits.js';
 import { AbortController, AbortSignal, Event, EventTarget } from './abort.js';
 import { base64ToBytes } from './bytes.js';
 import { atob, btoa, DOMException, URL, URLSearchParams } from './coreJs.js';
@@ -16,20 +17,42 @@ const g = globalThis;
 const bridge = g.__platformBridge;
 delete g.__platformBridge;
 const { post: postToRunner, log: logToRunner, randomBytes, subtle: subtleBridge, begin, flags } = bridge;
+const jsonParse = JSON.parse;
+const jsonStringify = JSON.stringify;
+const setPrototypeOf = Object.setPrototypeOf;
 // While the runner's synchronous entry into a call lasts, what the isolate posts and logs is held
 // here, seven slots each (0 and post's arguments, or 1, call id and line), and handed over in order
 // when it ends: no message wakes the runner's thread for it, and nothing of a stopped entry leaves.
+// An array without a prototype, written by index: no setter or `push` partner code puts on
+// Array.prototype ever sees it (and adds to what is copied out).
 let held;
+const hold = (a, b, c, d, e, f, h) => {
+  let at = held.length;
+  held[at++] = a;
+  held[at++] = b;
+  held[at++] = c;
+  held[at++] = d;
+  held[at++] = e;
+  held[at++] = f;
+  held[at] = h;
+};
 const post = (kind, id, a, b, c, d) => {
   if (held === undefined) postToRunner(kind, id, a, b, c, d);
-  else held.push(0, kind, id, a, b, c, d);
+  else hold(0, kind, id, a, b, c, d);
 };
+// Every line is a fresh string made here (JSON text of its entry), so what is held is at most what
+// the isolate's memory holds; a line over LOG_LINE_CHARS crosses as a line saying so.
 const log = (callId, text) => {
-  if (held === undefined) logToRunner(callId, text);
-  else held.push(1, callId, text, undefined, undefined, undefined, undefined);
+  const line =
+    typeof text === 'string' && text.length > LOG_LINE_CHARS
+      ? jsonStringify({
+          level: 'warn',
+          message: `log line dropped: ${overLimit('its JSON', text.length, LOG_LINE_CHARS)}`,
+        })
+      : text;
+  if (held === undefined) logToRunner(callId, line);
+  else hold(1, callId, line, undefined, undefined, undefined, undefined);
 };
-const jsonParse = JSON.parse;
-const jsonStringify = JSON.stringify;
 // Taken now: partner code may replace the globals, and these touch the runner's shared memory.
 const atomicsStore = Atomics.store;
 const Int32ArrayOf = Int32Array;
@@ -58,6 +81,13 @@ let nextRequest = 1;
 let currentCall;
 function request(kind, owner, a, b, c, d) {
   const id = nextRequest++;
+  const size = (typeof c === 'string' ? c.length : 0) + (typeof d === 'string' ? d.length : 0);
+  // Refused here, as the runner would: the handler gets an error it can catch.
+  if (kind === 'cap' && size > CROSSING_CHARS) {
+    const message = overLimit(`the ${b} request's arguments as JSON`, size, CROSSING_CHARS);
+    const refusal = jsonStringify({ ok: false, error: { name: 'Error', message } });
+    return new Promise((resolve) => resolve(refusal));
+  }
   return new Promise((resolve) => {
     waiting.set(id, { resolve, owner });
     post(kind, id, a, b, c, d);
@@ -251,7 +281,7 @@ define('__platformDeliver', (id, value, slot) => {
   if (id === -3) {
     // An answer the runner delivers on its own thread (its request id in `slot`): what the code
     // that continues posts and logs is held, as in a call's first entry, until it takes it (-2).
-    held = [];
+    held = setPrototypeOf([], null);
     id = slot;
   }
   if (id === 0) {
@@ -294,13 +324,18 @@ define('__platformSetBundle', (namespace) => {
       held = undefined;
       if (slot >= 0) atomicsStore(startFlags, slot, 1);
       else begin(callId);
+      // Its result crosses as the run's value; the runner checks its length.
       return runGuest(callId, requestJson, deadline);
     }
     runNowCall = undefined;
     if (runNowSlot >= 0) atomicsStore(startFlags, runNowSlot, 1);
-    held = [];
+    held = setPrototypeOf([], null);
     reflectApply(promiseThen, runGuest(callId, requestJson, deadline), [
-      (value) => post('done', 0, callId, value),
+      // A result over CROSSING_CHARS is not copied out: its length goes, and the call fails with it.
+      (value) =>
+        typeof value === 'string' && value.length > CROSSING_CHARS
+          ? post('done', 0, callId, value.length, 'size')
+          : post('done', 0, callId, value),
       (error) => post('done', 0, callId, String(error?.message ?? error), true),
     ]);
     return undefined;

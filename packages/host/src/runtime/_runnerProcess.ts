@@ -11,7 +11,7 @@ import { RUNNER_DIR } from './buildGuestPrelude.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
 /** Why a call failed in the runner (`error`: the guest threw). */
-type RunnerFailureKind = 'cpu' | 'memory' | 'requests' | 'disposed' | 'error' | 'missing_code';
+type RunnerFailureKind = 'cpu' | 'memory' | 'requests' | 'size' | 'disposed' | 'error' | 'missing_code';
 
 /** Isolates one runner keeps, and how long one may stay idle, unless told otherwise. */
 const MAX_ISOLATES = 32;
