@@ -113,6 +113,9 @@ const MAX_PENDING = 10_000;
 // Log lines one call may send to the host, which budgets them far lower (PLATFORM_LOG_*): this only
 // keeps a flood off the IPC channel.
 const MAX_LOG_LINES = 10_000;
+// ... and their characters (each line at most LOG_LINE_CHARS): the host parses every line it gets
+// before its budget drops it.
+const MAX_LOG_CHARS = 1024 * 1024;
 // A call's log lines wait for its next message to the host (a capability request or its result),
 // the next watchdog tick, or this many lines or bytes: one message for them, not one per line.
 const LOG_BATCH_LINES = 100;
@@ -368,6 +371,8 @@ function logger(entry) {
         const message = `log line dropped: ${overLimit('its JSON', line.length, LOG_LINE_CHARS)}`;
         line = JSON.stringify({ level: 'warn', message });
       }
+      if (call.logChars + line.length > MAX_LOG_CHARS) return;
+      call.logChars += line.length;
       if (call.logs === undefined) call.logs = [];
       call.logs.push(line);
       call.logBytes += line.length;
@@ -781,6 +786,7 @@ async function runCall(message, retried = false, onPool = false, replay = undefi
       versionId,
       timers: new Set(),
       logLines: 0,
+      logChars: 0,
       // Lines not sent yet (see LOG_BATCH_LINES) and their length.
       logs: undefined,
       logBytes: 0,

@@ -210,6 +210,19 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     expect(await invoke(runtime, 'oversized', 'ok')).toMatchObject({ ok: true });
   });
 
+  it("sends the host at most 1 MiB of one call's log lines, which it would parse before its budget drops them", async () => {
+    const runtime = started({ runners: 1 });
+    const logs: LogEntry[] = [];
+    // 200 lines of about 20 KB, 4 MB in all.
+    expect(await invoke(runtime, 'flood', 'flood', { lines: 100, bytes: 20_000 }, logs)).toEqual({
+      ok: true,
+      data: { logged: 200 },
+    });
+    const chars = logs.reduce((sum, entry) => sum + JSON.stringify(entry).length, 0);
+    expect(chars).toBeLessThanOrEqual(1024 * 1024);
+    expect(chars).toBeGreaterThan(1024 * 1024 - 21_000);
+  });
+
   it("holds what an entry on the runner's thread posts where no setter on Array.prototype sees it", async () => {
     // Partner code that got the held array could put one large string in it many times: copied out
     // at the entry's end, each occurrence would be a copy in the runner.
