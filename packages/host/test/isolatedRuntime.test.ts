@@ -185,9 +185,15 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
       ok: true,
       data: 'logged',
     });
+    // A line over 64 KiB crosses with its message cut to 32 Ki characters (the host cuts it again).
     expect(lines.map((entry) => `${entry.level} ${entry.message}`)).toEqual([
-      // {"level":"info","message":"yyy..."}
-      `warn log line dropped: its JSON is ${JSON.stringify({ level: 'info', message: 'y'.repeat(100_000) }).length} characters; at most 65536 cross from the isolate`,
+      `info ${'y'.repeat(32 * 1024)}`,
+    ]);
+    // One whose message JSON escapes to six times its length, or whose level is huge, is dropped.
+    const escaped: LogEntry[] = [];
+    await invoke(runtime, 'oversized', 'oversized', { what: 'log-escaped', chars: 20_000 }, escaped);
+    expect(escaped.map((entry) => `${entry.level} ${entry.message}`)).toEqual([
+      `warn log line dropped: its JSON is ${JSON.stringify({ level: 'info', message: '\u0001'.repeat(20_000) }).length} characters; at most 65536 cross from the isolate`,
     ]);
 
     const stored = await invoke(runtime, 'oversized', 'oversized', { what: 'store', chars: crossing });

@@ -40,19 +40,34 @@ const post = (kind, id, a, b, c, d) => {
   if (held === undefined) postToRunner(kind, id, a, b, c, d);
   else hold(0, kind, id, a, b, c, d);
 };
-// Every line is a fresh string made here (JSON text of its entry), so what is held is at most what
-// the isolate's memory holds; a line over LOG_LINE_CHARS crosses as a line saying so.
-const log = (callId, text) => {
-  const line =
-    typeof text === 'string' && text.length > LOG_LINE_CHARS
-      ? jsonStringify({
-          level: 'warn',
-          message: `log line dropped: ${overLimit('its JSON', text.length, LOG_LINE_CHARS)}`,
-        })
-      : text;
+// Every line is a fresh string made here (JSON text of its entry, see lineOf), so what is held is
+// at most what the isolate's memory holds.
+const log = (callId, line) => {
   if (held === undefined) logToRunner(callId, line);
   else hold(1, callId, line, undefined, undefined, undefined, undefined);
 };
+// A log entry as the line that crosses: its JSON text, within LOG_LINE_CHARS. A longer message is
+// cut to MESSAGE_CHARS (the host reads at most four times its line cap of a message before
+// redaction, 32 KiB by default, and cuts it again after), then fields that still do not fit are
+// dropped, saying so; a line still too long (a message JSON escapes to six times its length) is
+// replaced by one saying it was dropped.
+const MESSAGE_CHARS = LOG_LINE_CHARS / 2;
+const stringSlice = String.prototype.slice;
+function lineOf(entry) {
+  const line = jsonStringify(entry);
+  if (typeof line !== 'string' || line.length <= LOG_LINE_CHARS) return line;
+  const { level, message, fields } = entry;
+  const cut = typeof message === 'string' ? reflectApply(stringSlice, message, [0, MESSAGE_CHARS]) : message;
+  const withFields = jsonStringify({ level, message: cut, fields });
+  if (withFields.length <= LOG_LINE_CHARS) return withFields;
+  const fieldsDropped = `fields dropped: ${overLimit('the line', line.length, LOG_LINE_CHARS)}`;
+  const withoutFields = jsonStringify({ level, message: cut, fields: { fieldsDropped } });
+  if (withoutFields.length <= LOG_LINE_CHARS) return withoutFields;
+  return jsonStringify({
+    level: 'warn',
+    message: `log line dropped: ${overLimit('its JSON', line.length, LOG_LINE_CHARS)}`,
+  });
+}
 // Taken now: partner code may replace the globals, and these touch the runner's shared memory.
 const atomicsStore = Atomics.store;
 const Int32ArrayOf = Int32Array;
@@ -179,7 +194,7 @@ const format = (args) =>
 const consoleLevel =
   (level) =>
   (...args) => {
-    if (currentCall !== undefined) log(currentCall, jsonStringify({ level, message: format(args) }));
+    if (currentCall !== undefined) log(currentCall, lineOf({ level, message: format(args) }));
   };
 const console = {
   debug: consoleLevel('debug'),
@@ -271,7 +286,7 @@ function capabilitiesFor(callId, preload) {
       get: (name) => call('secrets.get', [name]),
       set: (name, value) => call('secrets.set', [name, value]),
     },
-    log: (entry) => log(callId, jsonStringify(entry)),
+    log: (entry) => log(callId, lineOf(entry)),
     checkpoint: () => call('checkpoint', []),
   };
   return { capabilities, takeUsed };
