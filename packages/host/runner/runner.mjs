@@ -570,6 +570,14 @@ async function createEntry(versionId) {
     if (checked) await context.global.set(definitionCheckedGlobal, true);
     // The script's last expression takes `__platformRun` off the global (toIsolateScript).
     entry.run = await script.run(context, { timeout: 5000, reference: true });
+    // A call entered on this thread, in one entry: first `__platformDeliver` says which call comes
+    // and its start flag (a bundle may wrap the run function, and drop arguments), then the run.
+    // Both are held in the closure, out of partner code's reach.
+    entry.enter = await context.evalClosure(
+      'return (callId, request, deadline, slot) => { $0(0, callId, slot); $1(callId, request, deadline); };',
+      [entry.deliver.derefInto(), entry.run.derefInto()],
+      { result: { reference: true } },
+    );
     if (checked) await context.global.delete(definitionCheckedGlobal);
     entry.idleCpuStart = cpuTimeOf(entry);
     return entry;
@@ -886,14 +894,9 @@ function runNow(call, callId, message) {
   callsOnThread++;
   const before = cpuTimeOf(entry);
   try {
-    // First says which call comes, and its start flag (a bundle may wrap the run function, and
-    // drop arguments).
-    entry.deliver.applySync(undefined, [0, callId, call.slot], { timeout: RUN_NOW_TIMEOUT_MS });
-    const value = entry.run.applySync(undefined, [callId, message.request, message.deadline], {
+    entry.enter.applySync(undefined, [callId, message.request, message.deadline, call.slot], {
       timeout: RUN_NOW_TIMEOUT_MS,
     });
-    // Only a wrapper returns anything here (the prelude answers through 'done'): not used, let go.
-    if (value instanceof ivm.Reference) value.release();
     // What the entry posted and logged, in order: requests, log lines and, if the handler settled
     // within it, its result ('done'). Read like the isolate's callbacks, and as untrusted.
     const held = entry.deliver.applySync(undefined, [-2], {
