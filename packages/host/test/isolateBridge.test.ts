@@ -218,6 +218,19 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     const onThread = after.callsOnThread;
     expect(await invoke('slow', 'ok', {}, capabilities)).toMatchObject({ ok: true });
     expect((await stats()).callsOnThread).toBe(onThread);
+    // A result through the pool crosses as the run's value, which only the runner measures
+    // (runner/limits.js: 8 MiB; the envelope's JSON is 21 characters more than the string).
+    const crossing = 8 * 1024 * 1024;
+    expect(await invoke('slow', 'oversized', { what: 'result', chars: crossing - 20 }, capabilities)).toEqual(
+      {
+        ok: false,
+        error: { code: 'handler_error', message: 'Action failed.' },
+      },
+    );
+    expect(lines).toContain(
+      `the handler's result as JSON is ${crossing + 1} characters; at most ${crossing} cross from the isolate`,
+    );
+    expect((await stats()).callsOnThread).toBe(onThread);
   });
 
   it('delivers capability answers on the runner thread: the code after each await runs there', async () => {
