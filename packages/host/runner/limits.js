@@ -3,8 +3,8 @@
 // trusts nothing from an isolate, checks it again before a message goes on to the host. A larger
 // piece would be copied into the runner and parsed on the host's one thread (a 20 MB log line cost
 // every other call on the host about 0.1 s), so it never crosses: a capability request is refused
-// with an error the handler can catch, a result fails its call, and a log line is replaced by a
-// line saying it was dropped.
+// with an error the handler can catch, a result fails its call, and a log line is cut (the prelude)
+// or replaced by a line saying it was dropped.
 
 /**
  * A capability request's arguments (a storage value, a fetch body), a call's result, the data of a
@@ -21,4 +21,20 @@ export const LOG_LINE_CHARS = 64 * 1024;
 /** Why a piece did not cross: the same words from the prelude and the runner. */
 export function overLimit(what, length, limit) {
   return `${what} is ${length} characters; at most ${limit} cross from the isolate`;
+}
+
+// `stringify`: JSON.stringify as the caller holds it (the prelude's, taken before partner code ran).
+
+/** The answer to a capability request whose arguments (and used keys) are `size` characters. */
+export function requestRefusal(method, size, stringify) {
+  const message = overLimit(`the ${method} request's arguments as JSON`, size, CROSSING_CHARS);
+  return stringify({ ok: false, error: { name: 'Error', message } });
+}
+
+/** The line that stands for a log line of `length` characters that cannot cross. */
+export function droppedLogLine(length, stringify) {
+  return stringify({
+    level: 'warn',
+    message: `log line dropped: ${overLimit('its JSON', length, LOG_LINE_CHARS)}`,
+  });
 }

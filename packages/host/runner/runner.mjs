@@ -29,7 +29,7 @@
 // Plain JavaScript so the forked process needs no TypeScript loader.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { CROSSING_CHARS, LOG_LINE_CHARS, overLimit } from './limits.js';
+import { CROSSING_CHARS, droppedLogLine, LOG_LINE_CHARS, overLimit, requestRefusal } from './limits.js';
 
 const ivm = createRequire(import.meta.url)(process.argv[2]);
 
@@ -273,8 +273,8 @@ function poster(entry) {
       // Its isolate runs nothing of it any more (see inUse), though it is released a moment later.
       call.done = true;
       if (c === true) call.fail(new Error(String(b)));
-      else if (c === 'size') call.fail(resultTooLarge(Number(b)));
-      else if (typeof b === 'string' && b.length > CROSSING_CHARS) call.fail(resultTooLarge(b.length));
+      // (A result that comes whole is measured where every result goes on: runCall.)
+      else if (c === 'size') call.fail(new ResultTooLargeError(Number(b)));
       else call.settle(typeof b === 'string' ? b : undefined);
     } else if (kind === 'cap') {
       const callId = String(a);
@@ -285,12 +285,7 @@ function poster(entry) {
         deliver(id, REFUSED);
       } else if (owner === 'live' && size > CROSSING_CHARS) {
         // Never sent on: the handler gets the error the prelude gives (it checks first).
-        const message = overLimit(
-          `the ${String(b).slice(0, 40)} request's arguments as JSON`,
-          size,
-          CROSSING_CHARS,
-        );
-        if (!entry.disposed) deliver(id, JSON.stringify({ ok: false, error: { name: 'Error', message } }));
+        if (!entry.disposed) deliver(id, requestRefusal(String(b).slice(0, 40), size, JSON.stringify));
       } else if (owner === 'live' && !entry.disposed && admit(entry)) {
         // A disposed isolate's requests (one queued before a rerun diverged, say) are never served.
         const call = calls.get(callId);
@@ -367,10 +362,7 @@ function logger(entry) {
       }
       if (call.logLines++ >= MAX_LOG_LINES) return;
       let line = String(text);
-      if (line.length > LOG_LINE_CHARS) {
-        const message = `log line dropped: ${overLimit('its JSON', line.length, LOG_LINE_CHARS)}`;
-        line = JSON.stringify({ level: 'warn', message });
-      }
+      if (line.length > LOG_LINE_CHARS) line = droppedLogLine(line.length, JSON.stringify);
       if (call.logChars + line.length > MAX_LOG_CHARS) return;
       call.logChars += line.length;
       if (call.logs === undefined) call.logs = [];
@@ -709,14 +701,15 @@ function evictIdle() {
 }
 
 // A result over CROSSING_CHARS (its length as the isolate says or as measured here): the call fails.
-function resultTooLarge(length) {
-  const error = new Error(overLimit("the handler's result as JSON", length, CROSSING_CHARS));
-  error.kind = 'size';
-  return error;
+// Made only here: an error from an isolate is never one.
+class ResultTooLargeError extends Error {
+  constructor(length) {
+    super(overLimit("the handler's result as JSON", length, CROSSING_CHARS));
+  }
 }
 
 function failure(entry, error) {
-  if (error?.kind === 'size' && error instanceof Error) return { kind: 'size', message: error.message };
+  if (error instanceof ResultTooLargeError) return { kind: 'size', message: error.message };
   if (entry?.reason === 'requests') {
     return {
       kind: 'requests',
@@ -828,7 +821,7 @@ async function runCall(message, retried = false, onPool = false, replay = undefi
     // The prelude answers JSON text; anything else (a Reference) never goes to the host.
     if (value !== undefined && typeof value !== 'string')
       throw new Error('the isolate answered no JSON text');
-    if (value !== undefined && value.length > CROSSING_CHARS) throw resultTooLarge(value.length);
+    if (value !== undefined && value.length > CROSSING_CHARS) throw new ResultTooLargeError(value.length);
     // "\0<used>\0<result>": preloaded storage values the call used after its last request.
     let used;
     let result = value;

@@ -3,7 +3,7 @@
 // `__platformBridge` (isolated-vm Callbacks: only copied primitives cross) and removes it here, so
 // partner code never sees it; everything the glue needs is captured before partner code runs.
 
-import { CROSSING_CHARS, LOG_LINE_CHARS, overLimit } from '../limits.js';
+import { CROSSING_CHARS, droppedLogLine, LOG_LINE_CHARS, overLimit, requestRefusal } from '../limits.js';
 import { AbortController, AbortSignal, Event, EventTarget } from './abort.js';
 import { base64ToBytes } from './bytes.js';
 import { atob, btoa, DOMException, URL, URLSearchParams } from './coreJs.js';
@@ -63,10 +63,7 @@ function lineOf(entry) {
   const fieldsDropped = `fields dropped: ${overLimit('the line', line.length, LOG_LINE_CHARS)}`;
   const withoutFields = jsonStringify({ level, message: cut, fields: { fieldsDropped } });
   if (withoutFields.length <= LOG_LINE_CHARS) return withoutFields;
-  return jsonStringify({
-    level: 'warn',
-    message: `log line dropped: ${overLimit('its JSON', line.length, LOG_LINE_CHARS)}`,
-  });
+  return droppedLogLine(line.length, jsonStringify);
 }
 // Taken now: partner code may replace the globals, and these touch the runner's shared memory.
 const atomicsStore = Atomics.store;
@@ -99,8 +96,7 @@ function request(kind, owner, a, b, c, d) {
   const size = (typeof c === 'string' ? c.length : 0) + (typeof d === 'string' ? d.length : 0);
   // Refused here, as the runner would: the handler gets an error it can catch.
   if (kind === 'cap' && size > CROSSING_CHARS) {
-    const message = overLimit(`the ${b} request's arguments as JSON`, size, CROSSING_CHARS);
-    const refusal = jsonStringify({ ok: false, error: { name: 'Error', message } });
+    const refusal = requestRefusal(b, size, jsonStringify);
     return new Promise((resolve) => resolve(refusal));
   }
   return new Promise((resolve) => {
