@@ -1,5 +1,5 @@
 import { checkSignatureScheme } from './checkSignatureScheme.js';
-import { signatureSchemeSchema } from './definitionShape.js';
+import { definitionSchemas } from './definitionShape.js';
 import type { DefinitionProblem } from './IntegrationDefinitionError.js';
 import { checkCron } from './rules/cron.js';
 import { type EgressPattern, egressPatternCovers, parseEgressPattern } from './rules/egress.js';
@@ -239,7 +239,7 @@ function checkStorage(input: Dict, problems: Problems): void {
 // unknown `format` the rules cannot tell which apply, so none run.
 function wellTypedScheme(scheme: Dict): WebhookSignatureScheme | undefined {
   const typed: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(signatureSchemeSchema.shape)) {
+  for (const [key, field] of Object.entries(definitionSchemas().signatureSchemeSchema.shape)) {
     const value = scheme[key];
     if (value === undefined) continue;
     if (field.safeParse(value).success) typed[key] = value;

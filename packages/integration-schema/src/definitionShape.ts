@@ -18,120 +18,143 @@ export const HOST_ASSIGNED_FIELDS = [
 const SCHEMA_HINT =
   'expected a schema (zod 3 >= 3.25.76, zod 4, or another Standard Schema with "~standard.validate")';
 
-const schema = z.custom<StandardSchemaV1>(isStandardSchema, { error: SCHEMA_HINT });
-const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
-  error: 'expected a function',
-});
-const component = z.custom<unknown>(
-  (value) => typeof value === 'function' || (typeof value === 'object' && value !== null),
-  { error: 'expected a React component' },
-);
-const nonEmpty = z.string().min(1, { error: 'must not be empty' });
-const rect = z.strictObject({
-  x: z.int().nonnegative(),
-  y: z.int().nonnegative(),
-  w: z.int().nonnegative(),
-  h: z.int().nonnegative(),
-});
+let made: ReturnType<typeof makeDefinitionSchemas> | undefined;
 
-const widget = z.strictObject({
-  id: z.string(),
-  name: nonEmpty,
-  component,
-  isCollapsible: z.boolean().optional(),
-  isPinnable: z.boolean().optional(),
-  aiFooterEnabled: z.boolean().optional(),
-  icon: nonEmpty.optional(),
-});
+/**
+ * The schemas of a definition, made on first use and kept: `definitionShape`, the strict shape of a
+ * definition (naming, cron, storage-key and cross-field rules are checked beside it), and
+ * `signatureSchemeSchema`, one webhook signature scheme. Made at first use, not at import: every
+ * version's isolate loads this module with its bundle and, the host having checked its definition
+ * when it installed it, never uses them (making them at import was 8 of the 25 ms its top level
+ * took in a new isolate).
+ * @example const result = definitionSchemas().definitionShape.safeParse(candidate);
+ */
+export function definitionSchemas() {
+  made ??= makeDefinitionSchemas();
+  return made;
+}
 
-const tool = z.strictObject({
-  name: z.string(),
-  description: nonEmpty,
-  input: schema.optional(),
-  handler: fn.optional(),
-});
+function makeDefinitionSchemas() {
+  const schema = z.custom<StandardSchemaV1>(isStandardSchema, { error: SCHEMA_HINT });
+  const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+    error: 'expected a function',
+  });
+  const component = z.custom<unknown>(
+    (value) => typeof value === 'function' || (typeof value === 'object' && value !== null),
+    { error: 'expected a React component' },
+  );
+  const nonEmpty = z.string().min(1, { error: 'must not be empty' });
+  const rect = z.strictObject({
+    x: z.int().nonnegative(),
+    y: z.int().nonnegative(),
+    w: z.int().nonnegative(),
+    h: z.int().nonnegative(),
+  });
 
-export const signatureSchemeSchema = z.strictObject({
-  algorithm: z.enum(['sha256', 'sha1']).optional(),
-  format: z.enum(['digest', 'keyed', 'versioned']).optional(),
-  digestKey: nonEmpty.optional(),
-  timestampKey: nonEmpty.optional(),
-  timestampHeader: nonEmpty.optional(),
-  timestampUnit: z.enum(['seconds', 'milliseconds']).optional(),
-  secretEncoding: z.enum(['utf8', 'base64']).optional(),
-  signedPayload: nonEmpty.optional(),
-  toleranceSeconds: z.int().positive().optional(),
-});
+  const widget = z.strictObject({
+    id: z.string(),
+    name: nonEmpty,
+    component,
+    isCollapsible: z.boolean().optional(),
+    isPinnable: z.boolean().optional(),
+    aiFooterEnabled: z.boolean().optional(),
+    icon: nonEmpty.optional(),
+  });
 
-const webhook = z.strictObject({
-  id: z.string(),
-  description: z.string().optional(),
-  payloadSchema: schema,
-  signature: z
-    .strictObject({ header: nonEmpty, secretName: nonEmpty, scheme: signatureSchemeSchema.optional() })
-    .optional(),
-  reply: fn.optional(),
-  handler: fn,
-});
+  const tool = z.strictObject({
+    name: z.string(),
+    description: nonEmpty,
+    input: schema.optional(),
+    handler: fn.optional(),
+  });
 
-const scheduleDecl = z.strictObject({
-  id: z.string(),
-  cron: z.string(),
-  description: z.string().optional(),
-  handler: fn,
-});
+  const signatureSchemeSchema = z.strictObject({
+    algorithm: z.enum(['sha256', 'sha1']).optional(),
+    format: z.enum(['digest', 'keyed', 'versioned']).optional(),
+    digestKey: nonEmpty.optional(),
+    timestampKey: nonEmpty.optional(),
+    timestampHeader: nonEmpty.optional(),
+    timestampUnit: z.enum(['seconds', 'milliseconds']).optional(),
+    secretEncoding: z.enum(['utf8', 'base64']).optional(),
+    signedPayload: nonEmpty.optional(),
+    toleranceSeconds: z.int().positive().optional(),
+  });
 
-const action = z.strictObject({
-  description: z.string(),
-  input: schema,
-  output: schema.optional(),
-  handler: fn,
-});
+  const webhook = z.strictObject({
+    id: z.string(),
+    description: z.string().optional(),
+    payloadSchema: schema,
+    signature: z
+      .strictObject({ header: nonEmpty, secretName: nonEmpty, scheme: signatureSchemeSchema.optional() })
+      .optional(),
+    reply: fn.optional(),
+    handler: fn,
+  });
 
-const oauth = z.strictObject({
-  provider: z.strictObject({
-    authorizationUrl: z.string(),
-    tokenUrl: z.string(),
-    scopes: z.array(nonEmpty),
-    pkce: z.boolean().optional(),
-    tokenAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
-  }),
-  credentials: z.strictObject({ clientIdSecretName: nonEmpty, clientSecretSecretName: nonEmpty }),
-  onTokens: fn,
-});
+  const scheduleDecl = z.strictObject({
+    id: z.string(),
+    cron: z.string(),
+    description: z.string().optional(),
+    handler: fn,
+  });
 
-const layout = z.record(z.string(), rect);
+  const action = z.strictObject({
+    description: z.string(),
+    input: schema,
+    output: schema.optional(),
+    handler: fn,
+  });
 
-/** The strict shape of a definition; naming, cron, storage-key and cross-field rules are checked beside it. */
-export const definitionShape = z.strictObject({
-  slug: z.string(),
-  components: z.strictObject({ widgets: z.array(widget).optional() }).optional(),
-  layouts: z.strictObject({ lg: layout.optional(), md: layout.optional(), sm: layout.optional() }).optional(),
-  tools: z.array(tool).optional(),
-  webhooks: z.array(webhook).optional(),
-  schedules: z.array(scheduleDecl).optional(),
-  actions: z.record(z.string(), action).optional(),
-  oauth: oauth.optional(),
-  egress: z.array(z.string()).optional(),
-  storage: z
-    .strictObject({
-      account: z.record(z.string(), schema).optional(),
-      user: z.record(z.string(), schema).optional(),
-    })
-    .optional(),
-  proposes: z
-    .strictObject({
-      tools: z
-        .record(
-          z.string(),
-          z.strictObject({
-            effect: z.enum(['read', 'write', 'destructive']),
-            sensitivity: z.enum(['low', 'medium', 'high']),
-          }),
-        )
-        .optional(),
-      scope: z.enum(['user', 'team']).optional(),
-    })
-    .optional(),
-  onActivate: fn.optional(),
-});
+  const oauth = z.strictObject({
+    provider: z.strictObject({
+      authorizationUrl: z.string(),
+      tokenUrl: z.string(),
+      scopes: z.array(nonEmpty),
+      pkce: z.boolean().optional(),
+      tokenAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
+    }),
+    credentials: z.strictObject({ clientIdSecretName: nonEmpty, clientSecretSecretName: nonEmpty }),
+    onTokens: fn,
+  });
+
+  const layout = z.record(z.string(), rect);
+
+  const definitionShape = z.strictObject({
+    slug: z.string(),
+    components: z.strictObject({ widgets: z.array(widget).optional() }).optional(),
+    layouts: z
+      .strictObject({ lg: layout.optional(), md: layout.optional(), sm: layout.optional() })
+      .optional(),
+    tools: z.array(tool).optional(),
+    webhooks: z.array(webhook).optional(),
+    schedules: z.array(scheduleDecl).optional(),
+    actions: z.record(z.string(), action).optional(),
+    oauth: oauth.optional(),
+    egress: z.array(z.string()).optional(),
+    storage: z
+      .strictObject({
+        account: z.record(z.string(), schema).optional(),
+        user: z.record(z.string(), schema).optional(),
+      })
+      .optional(),
+    proposes: z
+      .strictObject({
+        tools: z
+          .record(
+            z.string(),
+            z.strictObject({
+              effect: z.enum(['read', 'write', 'destructive']),
+              sensitivity: z.enum(['low', 'medium', 'high']),
+            }),
+          )
+          .optional(),
+        scope: z.enum(['user', 'team']).optional(),
+      })
+      .optional(),
+    onActivate: fn.optional(),
+  });
+  return { definitionShape, signatureSchemeSchema };
+}
+
+/** The strict shape of a definition (see {@link definitionSchemas}). */
+export type DefinitionShape = ReturnType<typeof definitionSchemas>['definitionShape'];

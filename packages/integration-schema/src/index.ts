@@ -1,6 +1,6 @@
 export { checkDefinitionRules, checkUnique } from './checkDefinitionRules.js';
 export { checkSignatureScheme } from './checkSignatureScheme.js';
-export { definitionShape, HOST_ASSIGNED_FIELDS, signatureSchemeSchema } from './definitionShape.js';
+export { type DefinitionShape, definitionSchemas, HOST_ASSIGNED_FIELDS } from './definitionShape.js';
 export {
   type DefinitionProblem,
   formatDefinitionProblems,

@@ -1,10 +1,10 @@
 import type { z } from 'zod/v4';
 import { checkDefinitionRules } from './checkDefinitionRules.js';
-import { definitionShape, HOST_ASSIGNED_FIELDS } from './definitionShape.js';
+import { type DefinitionShape, definitionSchemas, HOST_ASSIGNED_FIELDS } from './definitionShape.js';
 import { type DefinitionProblem, IntegrationDefinitionError } from './IntegrationDefinitionError.js';
 
 /** A definition that passed every check (schemas and functions are kept by reference). */
-export type DefinitionData = z.output<typeof definitionShape>;
+export type DefinitionData = z.output<DefinitionShape>;
 
 export type ParseDefinitionResult =
   | { readonly ok: true; readonly definition: DefinitionData }
@@ -36,7 +36,7 @@ export function parseDefinition(input: unknown): ParseDefinitionResult {
       },
     ]);
   }
-  const shape = definitionShape.safeParse(input, { error: describeIssue });
+  const shape = definitionSchemas().definitionShape.safeParse(input, { error: describeIssue });
   const problems = dedupe([
     ...(shape.success ? [] : shape.error.issues.flatMap(toProblems)),
     ...checkDefinitionRules(input as Record<string, unknown>),

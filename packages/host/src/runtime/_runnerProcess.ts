@@ -198,7 +198,8 @@ export const RUNNER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: 
 /**
  * Node flags of a runner: isolated-vm needs `--no-node-snapshot` and addons; the permission model
  * (`--permission` from Node 22, `--experimental-permission` on 20) lets it read only the runner's
- * folder and isolated-vm's, and spawn no process or worker.
+ * folder and isolated-vm's, and spawn no process or worker; V8's young generation of each isolate
+ * is sized so that a bundle's top level runs without a scavenge.
  */
 export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedVm()): string[] {
   const permission = process.allowedNodeEnvironmentFlags.has('--permission')
@@ -213,6 +214,13 @@ export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedV
     '--allow-fs-read=/etc/alpine-release',
     '--allow-addons',
     '--no-warnings',
+    // A new isolate's young generation starts at 2 MiB (isolated-vm's 128 MiB limit gave 1 MiB):
+    // a bundle's top level (zod's classes, the guest engine) left ~2.9 MiB that two scavenges copied
+    // while it ran, 5-6 ms of a 14-20 ms run; now none. Bounded at 4 MiB (Node's main isolate
+    // otherwise grows to 16). Measured in the runner: cold start with code cache 24-26 -> 19-20 ms,
+    // memory per isolate 6.7-7.0 -> 5.5-5.9 MiB (fewer objects promoted into sparse old pages).
+    '--min-semi-space-size=2',
+    '--max-semi-space-size=4',
   ];
 }
 

@@ -2,7 +2,7 @@ import {
   checkDefinitionRules,
   checkUnique,
   type DefinitionProblem,
-  definitionShape,
+  definitionSchemas,
   IntegrationDefinitionError,
 } from '@platform/integration-schema';
 import { z } from 'zod/v4';
@@ -10,7 +10,7 @@ import type { DefinitionManifest } from './describeDefinition.js';
 import { readPayloadShape } from './payloadShape.js';
 
 // The manifest's fields, each taken from the definition's own field schema (one rule, one place).
-const field = definitionShape.shape;
+const field = definitionSchemas().definitionShape.shape;
 const webhook = field.webhooks.unwrap().element;
 const schedule = field.schedules.unwrap().element;
 const tool = field.tools.unwrap().element;
