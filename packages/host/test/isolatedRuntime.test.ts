@@ -189,7 +189,7 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
     expect(lines.map((entry) => `${entry.level} ${entry.message}`)).toEqual([
       `info ${'y'.repeat(32 * 1024)}`,
     ]);
-    // One whose message JSON escapes to six times its length, or whose level is huge, is dropped.
+    // One whose message JSON escapes to six times its length is dropped.
     const escaped: LogEntry[] = [];
     await invoke(runtime, 'oversized', 'oversized', { what: 'log-escaped', chars: 20_000 }, escaped);
     expect(escaped.map((entry) => `${entry.level} ${entry.message}`)).toEqual([

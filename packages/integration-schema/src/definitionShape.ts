@@ -21,12 +21,11 @@ const SCHEMA_HINT =
 let made: ReturnType<typeof makeDefinitionSchemas> | undefined;
 
 /**
- * The schemas of a definition, made on first use and kept: `definitionShape`, the strict shape of a
- * definition (naming, cron, storage-key and cross-field rules are checked beside it), and
- * `signatureSchemeSchema`, one webhook signature scheme. Made at first use, not at import: every
- * version's isolate loads this module with its bundle and, the host having checked its definition
- * when it installed it, never uses them (making them at import was 8 of the 25 ms its top level
- * took in a new isolate).
+ * The schemas of a definition: `definitionShape`, the strict shape of a definition (naming, cron,
+ * storage-key and cross-field rules are checked beside it), and `signatureSchemeSchema`, one
+ * webhook signature scheme. Made on the first call and kept, not at import: every version's
+ * isolate loads this module with its bundle and, its definition checked at install, never uses
+ * them (making them at import was 8 of the 25 ms its top level took in a new isolate).
  * @example const result = definitionSchemas().definitionShape.safeParse(candidate);
  */
 export function definitionSchemas() {
