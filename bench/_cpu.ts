@@ -64,6 +64,39 @@ function isRunner(pid: string): boolean {
   }
 }
 
+/** The share of the machine's cores that were busy between two snapshots (0 to 1). */
+export function machineBusyShare(before: CpuSnapshot, after: CpuSnapshot): number {
+  return (after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal || 1);
+}
+
+/** CPU per operation between two snapshots, in microseconds, by the part of the system that spent it. */
+export interface CpuSplit {
+  readonly host: number;
+  readonly runners: number;
+  readonly postgres: number;
+  readonly total: number;
+}
+
+/** Undefined where a snapshot is missing (no `/proc`) or no operation completed. */
+export function cpuSplit(
+  before: CpuSnapshot | undefined,
+  after: CpuSnapshot | undefined,
+  operations: number,
+): CpuSplit | undefined {
+  if (before === undefined || after === undefined || operations <= 0) return undefined;
+  // Per process, from its own earlier reading (0 for one started meanwhile). A process that ended
+  // meanwhile (a closed database connection) is missing from `after`: its last ticks are not counted.
+  const spent: Record<Part, number> = { bench: 0, runners: 0, postgres: 0 };
+  for (const [pid, { part, ticks }] of after.processes) {
+    spent[part] += ticks - (before.processes.get(pid)?.ticks ?? 0);
+  }
+  const per = (ticks: number) => Math.round((ticks * TICK_US) / operations);
+  const host = per(spent.bench);
+  const runners = per(spent.runners);
+  const postgres = per(spent.postgres);
+  return { host, runners, postgres, total: host + runners + postgres };
+}
+
 /**
  * One line (not indented) splitting the CPU spent between two snapshots per operation (microseconds), and how
  * busy the machine was: where a request's cost goes, steadier from run to run than throughput on
@@ -78,17 +111,8 @@ export function cpuPerOperation(
 ): string {
   if (before === undefined || after === undefined)
     return '(CPU split skipped: no /proc to read on this system)';
-  if (operations <= 0) return `(CPU split skipped: no ${unit} completed)`;
-  // Per process, from its own earlier reading (0 for one started meanwhile). A process that ended
-  // meanwhile (a closed database connection) is missing from `after`: its last ticks are not counted.
-  const spent: Record<Part, number> = { bench: 0, runners: 0, postgres: 0 };
-  for (const [pid, { part, ticks }] of after.processes) {
-    spent[part] += ticks - (before.processes.get(pid)?.ticks ?? 0);
-  }
-  const per = (ticks: number) => Math.round((ticks * TICK_US) / operations);
-  const host = per(spent.bench);
-  const runners = per(spent.runners);
-  const postgres = per(spent.postgres);
-  const busy = (after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal || 1);
-  return `CPU per ${unit}: ${host} us this process (${thisProcess}), ${runners} us runners, ${postgres} us PostgreSQL = ${host + runners + postgres} us; machine ${Math.round(busy * 100)}% busy`;
+  const split = cpuSplit(before, after, operations);
+  if (split === undefined) return `(CPU split skipped: no ${unit} completed)`;
+  const busy = machineBusyShare(before, after);
+  return `CPU per ${unit}: ${split.host} us this process (${thisProcess}), ${split.runners} us runners, ${split.postgres} us PostgreSQL = ${split.total} us; machine ${Math.round(busy * 100)}% busy`;
 }

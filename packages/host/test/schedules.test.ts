@@ -10,6 +10,43 @@ const SLUG = 'test-events';
 const log = partnerLog();
 const seen = () => log.reported<{ event: string; actor: string; userStorage: string }>('seen', 'seen');
 
+/** Queues `count` runs of the live version's every-minute schedule, keyed `${prefix}-${n}`. */
+async function enqueueRuns(host: TestHost, count: number, prefix: string, runAt: Date): Promise<void> {
+  const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
+  for (let index = 0; index < count; index += 1) {
+    await enqueueJob(host.db, {
+      kind: 'schedule',
+      slug: SLUG,
+      accountId: host.accountId,
+      versionId: rows[0]!.live_version_id as string,
+      target: 'every-minute',
+      uniqueKey: `${prefix}-${index}`,
+      maxAttempts: 1,
+      runAt,
+    });
+  }
+}
+
+/** Counts the host's statements matching `pattern` until `stop`. */
+function countStatements(host: TestHost, pattern: RegExp): { readonly count: number; stop(): void } {
+  const db = host.services.db as { query: Queryable['query'] };
+  const query = db.query;
+  const bound = query.bind(host.services.db);
+  let count = 0;
+  db.query = (statement, params) => {
+    if (pattern.test(sqlText(statement))) count += 1;
+    return bound(statement, params);
+  };
+  return {
+    get count() {
+      return count;
+    },
+    stop() {
+      db.query = query;
+    },
+  };
+}
+
 describe('scheduler', () => {
   let host: TestHost;
   let nowMs = Date.parse('2026-11-22T10:00:10Z');
@@ -144,30 +181,11 @@ describe('scheduler', () => {
 
   it('claims about once per job while one integration is at its limit and no other has work', async () => {
     await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
-    const { rows } = await host.db.query('SELECT live_version_id FROM integrations WHERE slug = $1', [SLUG]);
     const JOBS = 16;
-    for (let index = 0; index < JOBS; index += 1) {
-      await enqueueJob(host.db, {
-        kind: 'schedule',
-        slug: SLUG,
-        accountId: host.accountId,
-        versionId: rows[0]!.live_version_id as string,
-        target: 'every-minute',
-        uniqueKey: `claim-count-${index}`,
-        maxAttempts: 1,
-        runAt: new Date(nowMs - 1000),
-      });
-    }
+    await enqueueRuns(host, JOBS, 'claim-count', new Date(nowMs - 1000));
     // A claim leaving the integration out reads past all its ready jobs: after it found nothing,
     // the worker waits for its poll (a minute here) instead of asking again after every job.
-    const db = host.services.db as { query: Queryable['query'] };
-    const query = db.query;
-    const bound = query.bind(host.services.db);
-    let claims = 0;
-    db.query = (statement, params) => {
-      if (/^\s*WITH queued AS/.test(sqlText(statement))) claims += 1;
-      return bound(statement, params);
-    };
+    const claims = countStatements(host, /^\s*WITH queued AS/);
     try {
       const worker = (await import('@platform/host')).createJobWorker(host.services, {
         concurrency: 4,
@@ -177,12 +195,41 @@ describe('scheduler', () => {
       expect(await worker.drain()).toBe(JOBS);
       await worker.stop(5000);
     } finally {
-      db.query = query;
+      claims.stop();
     }
     expect(seen().filter((line) => line.event === 'every-minute')).toHaveLength(JOBS);
     // One claim per job at most, plus the one that found the others empty and, at the end, up to
     // three that find the queue empty (after each of the last two jobs, and the drain's last look).
     // Asking again after every job was twice as many.
-    expect(claims).toBeLessThanOrEqual(JOBS + 4);
+    expect(claims.count).toBeLessThanOrEqual(JOBS + 4);
+  });
+});
+
+describe("a burst of one version's jobs", () => {
+  let host: TestHost;
+  const nowMs = Date.parse('2026-11-22T10:00:10Z');
+
+  beforeAll(async () => {
+    host = await startTestHost({ logger: log.logger, projects: ['events'], now: () => new Date(nowMs) });
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  it('reads the version once in an instance, however many of its jobs one claim starts', async () => {
+    const JOBS = 8;
+    await enqueueRuns(host, JOBS, 'burst', new Date(nowMs - 1000));
+    const versionReads = countStatements(host, /FROM versions v JOIN integrations/);
+    try {
+      // One claim takes all eight; each job asks for the version before any read has answered.
+      expect(await host.events.worker.drain()).toBe(JOBS);
+    } finally {
+      versionReads.stop();
+    }
+    expect(versionReads.count).toBe(1);
+    const { rows: done } = await host.db.query(
+      "SELECT status, count(*)::int AS n FROM jobs WHERE unique_key LIKE 'burst-%' GROUP BY status",
+    );
+    expect(done).toEqual([{ status: 'succeeded', n: JOBS }]);
   });
 });

@@ -69,19 +69,30 @@ export function jobFinisher(services: HostServices, job: Job, worker: string) {
 const logMessage = (message: string) => redactText(message).slice(0, 2000);
 
 // Versions are never changed or deleted once installed: each instance keeps the ones its jobs ran.
+// It keeps the read itself, so the jobs of one claim share it: a burst's first claim (16 jobs of a
+// version no job of this instance ran yet) made 16 reads, each planned anew in a fresh connection.
 const VERSIONS_KEPT = 256;
-const versionsOf = new WeakMap<Db, Map<string, InstalledVersion>>();
+const versionsOf = new WeakMap<Db, Map<string, Promise<InstalledVersion | undefined>>>();
 
-async function versionById(db: Db, id: string): Promise<InstalledVersion | undefined> {
-  const kept = versionsOf.get(db) ?? new Map<string, InstalledVersion>();
-  versionsOf.set(db, kept);
+function versionById(db: Db, id: string): Promise<InstalledVersion | undefined> {
+  let kept = versionsOf.get(db);
+  if (kept === undefined) {
+    kept = new Map();
+    versionsOf.set(db, kept);
+  }
   const known = kept.get(id);
   if (known !== undefined) return known;
-  const version = await readVersion(db, id);
-  if (version === undefined) return undefined;
+  const reading = readVersion(db, id);
   if (kept.size >= VERSIONS_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(id, version);
-  return version;
+  kept.set(id, reading);
+  // A version not found, or a read that failed, is not kept: the next job asks again.
+  const forget = () => {
+    if (kept.get(id) === reading) kept.delete(id);
+  };
+  reading.then((version) => {
+    if (version === undefined) forget();
+  }, forget);
+  return reading;
 }
 
 async function readVersion(db: Db, id: string): Promise<InstalledVersion | undefined> {
