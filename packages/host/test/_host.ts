@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type CreateHostOptions, createHost, type Host, installProject } from '@platform/host';
 import pino, { type Logger } from 'pino';
+import { createPgDb } from '../src/db/createPgDb.js';
+import type { Db } from '../src/db/Db.js';
+import { openDb } from '../src/db/openDb.js';
 import { type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
 
@@ -161,6 +164,41 @@ export async function pgSchema(
       await cleanup.end();
     },
   };
+}
+
+/** A database a test file runs on: its engine's name, and how to open a fresh one there. */
+export type TestEngine = [name: string, open: () => Promise<{ db: Db; drop(): Promise<void> }>];
+
+/**
+ * PGlite in memory and, when the run has a PostgreSQL server (`baseUrl`), a fresh schema on it
+ * named after `name`, for `describe.each`. `connections`: the PostgreSQL pool's size (default 10).
+ * @example describe.each(testEngines(testDatabase().url, 'claims'))('claims on %s', (_name, open) => { ... });
+ */
+export function testEngines(
+  baseUrl: string | undefined,
+  name: string,
+  options: { connections?: number } = {},
+): TestEngine[] {
+  const engines: TestEngine[] = [['PGlite', async () => ({ db: await openDb({}), drop: async () => {} })]];
+  if (baseUrl === undefined) return engines;
+  engines.push([
+    'PostgreSQL',
+    async () => {
+      const schema = await pgSchema(baseUrl, name);
+      const db = await createPgDb(
+        schema.url,
+        options.connections === undefined ? {} : { max: options.connections },
+      );
+      return {
+        db,
+        async drop() {
+          await db.close();
+          await schema.drop();
+        },
+      };
+    },
+  ]);
+  return engines;
 }
 
 /** What partner code logged through a host, read back by tests (see {@link partnerLog}). */

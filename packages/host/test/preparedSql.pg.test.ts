@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/Db.js';
 import { prepared, sqlText } from '../src/db/Db.js';
-import { openDb } from '../src/db/openDb.js';
-import { pgSchema } from './_host.js';
+import { testEngines } from './_host.js';
 import { testDatabase } from './_postgres.js';
 
 // Prepared statements (the hot paths' SQL): PostgreSQL prepares each once per pooled connection
@@ -18,25 +17,8 @@ it('names a statement after its text: one object per text, different texts never
   expect(sqlText('SELECT 1')).toBe('SELECT 1');
 });
 
-const engines: [string, () => Promise<{ db: Db; drop(): Promise<void> }>][] = [
-  ['PGlite', async () => ({ db: await openDb({}), drop: async () => {} })],
-];
-if (baseUrl) {
-  engines.push([
-    'PostgreSQL',
-    async () => {
-      const schema = await pgSchema(baseUrl, 'prepared');
-      const db = await openDb({ databaseUrl: schema.url });
-      return {
-        db,
-        async drop() {
-          await db.close();
-          await schema.drop();
-        },
-      };
-    },
-  ]);
-} else {
+const engines = testEngines(baseUrl, 'prepared');
+if (baseUrl === undefined) {
   it.skip(`on PostgreSQL (skipped: ${skipped})`, () => {});
 }
 
