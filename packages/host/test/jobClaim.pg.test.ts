@@ -5,9 +5,10 @@ import { claimJobs } from '../src/events/jobs.js';
 import { testEngines } from './_host.js';
 import { testDatabase } from './_postgres.js';
 
-// The claim has two texts (events/jobs.ts `claimStatement`): without an integration at its limit
-// and with room for gate jobs the scans filter nothing, and with the limit written in the text
-// the database keeps one plan for it instead of planning every claim. Both take the same jobs.
+// The claim has two kinds of text (events/jobs.ts `claimStatement`): without an integration at its
+// limit and with room for gate jobs the scans filter nothing, and with their limits written in the
+// text (a multiple of 8) the database keeps one plan instead of planning every claim. Both take
+// the same jobs, each no more than its limit.
 const { url: baseUrl, skipped } = testDatabase();
 const NOW = new Date('2026-11-22T10:00:00Z');
 
@@ -66,7 +67,7 @@ describe.each(engines)('job claims on %s', (_name, open) => {
     expect((await claim({ limit: 10 })).map((job) => job.id)).toEqual([...full, ...gate]);
   });
 
-  it('takes more than 64 jobs in one claim (that limit goes as a parameter)', async () => {
+  it("takes more than 64 jobs in one claim (the scans' limit then goes as a parameter)", async () => {
     const many = await enqueue('many', 70);
     expect((await claim({ limit: 100 })).map((job) => job.id)).toEqual(many);
     const some = await enqueue('some', 3);
