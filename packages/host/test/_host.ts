@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type CreateHostOptions, createHost, type Host, installProject } from '@platform/host';
 import pino, { type Logger } from 'pino';
 import { createPgDb } from '../src/db/createPgDb.js';
-import type { Db } from '../src/db/Db.js';
+import { type Db, type Queryable, sqlText } from '../src/db/Db.js';
 import { openDb } from '../src/db/openDb.js';
 import { type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
@@ -162,6 +162,37 @@ export async function pgSchema(
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
       await cleanup.end();
+    },
+  };
+}
+
+/**
+ * The texts of the statements `host` runs through its database that match `pattern`, recorded
+ * until `stop` (`clear` empties the record).
+ * @example const claims = watchStatements(host, /^\s*WITH queued AS/); ...; expect(claims.texts).toHaveLength(1);
+ */
+export function watchStatements(
+  host: Host,
+  pattern: RegExp,
+): { readonly texts: readonly string[]; clear(): void; stop(): void } {
+  const db = host.services.db as { query: Queryable['query'] };
+  const query = db.query;
+  const bound = query.bind(host.services.db);
+  let texts: string[] = [];
+  db.query = (statement, params) => {
+    const text = sqlText(statement);
+    if (pattern.test(text)) texts.push(text);
+    return bound(statement, params);
+  };
+  return {
+    get texts() {
+      return texts;
+    },
+    clear() {
+      texts = [];
+    },
+    stop() {
+      db.query = query;
     },
   };
 }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Queryable, sqlText } from '../src/db/Db.js';
 import { createJobWorker } from '../src/events/createJobWorker.js';
 import { claimJobs, enqueueJob, type FinishJobInput } from '../src/events/jobs.js';
 import { writeStorage } from '../src/store/storage.js';
-import { startTestHost, type TestHost } from './_host.js';
+import { startTestHost, type TestHost, watchStatements } from './_host.js';
 
 // Job outcomes recorded outside a transaction go through the host's group commit
 // (`services.jobFinishes` over `finishJobs`): outcomes submitted together share one UPDATE, each
@@ -13,7 +12,7 @@ const SLUG = 'test-events';
 describe('job outcomes: group commit', () => {
   let host: TestHost;
   const now = new Date('2026-11-22T10:00:00Z');
-  let finishes = 0;
+  let finishes: ReturnType<typeof watchStatements>;
 
   // A delivery to `target` of the live version, due a second ago.
   const enqueue = async (target: string, body: string, maxAttempts: number) => {
@@ -58,12 +57,7 @@ describe('job outcomes: group commit', () => {
 
   beforeAll(async () => {
     host = await startTestHost({ projects: ['events'], runtime: 'in-process', now: () => now });
-    const db = host.services.db as { query: Queryable['query'] };
-    const query = db.query.bind(host.services.db);
-    db.query = (statement, params) => {
-      if (/^\s*UPDATE jobs SET status = f\.status/.test(sqlText(statement))) finishes += 1;
-      return query(statement, params);
-    };
+    finishes = watchStatements(host, /^\s*UPDATE jobs SET status = f\.status/);
   });
   afterAll(async () => {
     await host?.close();
@@ -74,7 +68,7 @@ describe('job outcomes: group commit', () => {
     const [done, retried, conflicted, taken] = await jobs(4, 'worker-a');
     await host.db.query("UPDATE jobs SET locked_by = 'worker-b' WHERE id = $1", [taken!.id]);
     const retryAt = new Date(now.getTime() + 5000);
-    finishes = 0;
+    finishes.clear();
     const answers = await Promise.all([
       host.services.jobFinishes.submit(input(done!.id, 'worker-a', { ok: true })),
       host.services.jobFinishes.submit(input(retried!.id, 'worker-a', { ok: false, error: 'boom', retryAt })),
@@ -89,7 +83,7 @@ describe('job outcomes: group commit', () => {
       host.services.jobFinishes.submit(input(taken!.id, 'worker-a', { ok: true })),
     ]);
     expect(answers).toEqual([true, true, true, false]);
-    expect(finishes).toBe(1);
+    expect(finishes.texts).toHaveLength(1);
     expect(await row(done!.id)).toMatchObject({
       status: 'succeeded',
       attempts: 1,

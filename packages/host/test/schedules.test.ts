@@ -1,9 +1,8 @@
 import { createScheduler, installProject } from '@platform/host';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Queryable, sqlText } from '../src/db/Db.js';
 import { enqueueJob } from '../src/events/jobs.js';
 import { deleteActivation, upsertActivation } from '../src/store/integrations.js';
-import { FIXTURES, partnerLog, startTestHost, type TestHost } from './_host.js';
+import { FIXTURES, partnerLog, startTestHost, type TestHost, watchStatements } from './_host.js';
 
 const SLUG = 'test-events';
 // What the fixture's handlers saw, from their `seen` log lines.
@@ -25,26 +24,6 @@ async function enqueueRuns(host: TestHost, count: number, prefix: string, runAt:
       runAt,
     });
   }
-}
-
-/** Counts the host's statements matching `pattern` until `stop`. */
-function countStatements(host: TestHost, pattern: RegExp): { readonly count: number; stop(): void } {
-  const db = host.services.db as { query: Queryable['query'] };
-  const query = db.query;
-  const bound = query.bind(host.services.db);
-  let count = 0;
-  db.query = (statement, params) => {
-    if (pattern.test(sqlText(statement))) count += 1;
-    return bound(statement, params);
-  };
-  return {
-    get count() {
-      return count;
-    },
-    stop() {
-      db.query = query;
-    },
-  };
 }
 
 describe('scheduler', () => {
@@ -185,7 +164,7 @@ describe('scheduler', () => {
     await enqueueRuns(host, JOBS, 'claim-count', new Date(nowMs - 1000));
     // A claim leaving the integration out reads past all its ready jobs: after it found nothing,
     // the worker waits for its poll (a minute here) instead of asking again after every job.
-    const claims = countStatements(host, /^\s*WITH queued AS/);
+    const claims = watchStatements(host, /^\s*WITH queued AS/);
     try {
       const worker = (await import('@platform/host')).createJobWorker(host.services, {
         concurrency: 4,
@@ -201,7 +180,7 @@ describe('scheduler', () => {
     // One claim per job at most, plus the one that found the others empty and, at the end, up to
     // three that find the queue empty (after each of the last two jobs, and the drain's last look).
     // Asking again after every job was twice as many.
-    expect(claims.count).toBeLessThanOrEqual(JOBS + 4);
+    expect(claims.texts.length).toBeLessThanOrEqual(JOBS + 4);
   });
 });
 
@@ -219,14 +198,14 @@ describe("a burst of one version's jobs", () => {
   it('reads the version once in an instance, however many of its jobs one claim starts', async () => {
     const JOBS = 8;
     await enqueueRuns(host, JOBS, 'burst', new Date(nowMs - 1000));
-    const versionReads = countStatements(host, /FROM versions v JOIN integrations/);
+    const versionReads = watchStatements(host, /FROM versions v JOIN integrations/);
     try {
       // One claim takes all eight; each job asks for the version before any read has answered.
       expect(await host.events.worker.drain()).toBe(JOBS);
     } finally {
       versionReads.stop();
     }
-    expect(versionReads.count).toBe(1);
+    expect(versionReads.texts).toHaveLength(1);
     const { rows: done } = await host.db.query(
       "SELECT status, count(*)::int AS n FROM jobs WHERE unique_key LIKE 'burst-%' GROUP BY status",
     );

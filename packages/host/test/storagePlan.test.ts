@@ -1,6 +1,6 @@
 import { StorageConflictError } from '@platform/sdk/integration';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Queryable, sqlText } from '../src/db/Db.js';
+import type { Queryable } from '../src/db/Db.js';
 import { callCapabilities } from '../src/routes/_callCapabilities.js';
 import { liveVersion } from '../src/store/integrations.js';
 import {
@@ -11,7 +11,7 @@ import {
   type StoredKey,
   writeStorage,
 } from '../src/store/storage.js';
-import { startTestHost, type TestHost } from './_host.js';
+import { startTestHost, type TestHost, watchStatements } from './_host.js';
 
 // The host's half of the storage conflict rule: applyStoragePlan checks and writes a commit's
 // keys in one transaction. Runs on PGlite here and on PostgreSQL from storageConcurrency.pg.test.ts,
@@ -171,7 +171,8 @@ describe('applyStoragePlan', { timeout: 60_000 }, () => {
 
 describe('first reads of several calls in one statement', { timeout: 60_000 }, () => {
   let host: TestHost;
-  let statements: string[] = [];
+  let watched: ReturnType<typeof watchStatements>;
+  const statements = () => watched.texts;
   const at = (name: string, scope: 'account' | 'user' = 'account', userId = ''): StoredKey => ({
     slug: SLUG,
     accountId: host.accountId,
@@ -182,19 +183,14 @@ describe('first reads of several calls in one statement', { timeout: 60_000 }, (
 
   beforeAll(async () => {
     host = await startTestHost({ projects: ['concurrency'] });
-    const db = host.services.db as { query: Queryable['query'] };
-    const query = db.query.bind(host.services.db);
-    db.query = (statement, params) => {
-      if (/FROM storage/.test(sqlText(statement))) statements.push(sqlText(statement));
-      return query(statement, params);
-    };
+    watched = watchStatements(host, /FROM storage/);
   });
   afterAll(async () => {
     await host?.close();
   });
   beforeEach(async () => {
     await host.db.query('DELETE FROM storage WHERE integration_slug = $1', [SLUG]);
-    statements = [];
+    watched.clear();
   });
 
   it('answers each key in the order asked, an absent one at version 0, scopes and users apart', async () => {
@@ -214,24 +210,24 @@ describe('first reads of several calls in one statement', { timeout: 60_000 }, (
   it('sends the reads submitted together through services.storageReads as one statement', async () => {
     await writeStorage(host.db, at('a'), 'a', 1);
     await writeStorage(host.db, at('b'), 'b', 2);
-    statements = [];
+    watched.clear();
     const reads = await Promise.all(
       [at('a'), at('b'), at('c')].map((key) => host.services.storageReads.submit(key)),
     );
     expect(reads.map((read) => read.value)).toEqual([1, 2, undefined]);
-    expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/unnest/);
+    expect(statements()).toHaveLength(1);
+    expect(statements()[0]).toMatch(/unnest/);
     // A lone read goes as the single-key statement.
-    statements = [];
+    watched.clear();
     expect((await host.services.storageReads.submit(at('b'))).value).toBe(2);
-    expect(statements).toHaveLength(1);
-    expect(statements[0]).not.toMatch(/unnest/);
+    expect(statements()).toHaveLength(1);
+    expect(statements()[0]).not.toMatch(/unnest/);
     // So do reads of one key by several calls: it is looked up once.
-    statements = [];
+    watched.clear();
     const same = await Promise.all([1, 2, 3].map(() => host.services.storageReads.submit(at('a'))));
     expect(same.map((read) => read.value)).toEqual([1, 1, 1]);
-    expect(statements).toHaveLength(1);
-    expect(statements[0]).not.toMatch(/unnest/);
+    expect(statements()).toHaveLength(1);
+    expect(statements()[0]).not.toMatch(/unnest/);
   });
 
   it("shares statements between calls' capabilities: preloads and first gets", async () => {
@@ -240,7 +236,7 @@ describe('first reads of several calls in one statement', { timeout: 60_000 }, (
     const calls = Array.from({ length: 4 }, () =>
       callCapabilities(host.services, { version, accountId: host.accountId, userId: host.userId }),
     );
-    statements = [];
+    watched.clear();
     const ref = { scope: 'account' as const, key: 'settings/sync' };
     const preloaded = await Promise.all(
       calls.slice(0, 2).map((call) => call.capabilities.storage.preload!([ref])),
@@ -250,7 +246,7 @@ describe('first reads of several calls in one statement', { timeout: 60_000 }, (
     );
     expect(preloaded).toEqual([[{ ...ref, value: { pages: 3 } }], [{ ...ref, value: { pages: 3 } }]]);
     expect(got).toEqual([{ pages: 3 }, { pages: 3 }]);
-    expect(statements).toHaveLength(2);
+    expect(statements()).toHaveLength(2);
     // Each call tracks its own read: a write by another call conflicts at its commit.
     await calls[2]!.capabilities.storage.set('account', ref.key, { pages: 4 });
     await calls[2]!.commit();
