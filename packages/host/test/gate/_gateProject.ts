@@ -17,6 +17,9 @@ import { registryRoutes } from '../../src/registry/registryRoutes.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+// Its package.json holds vite at 8.3.8 (`overrides`), as the CLI does: vitest 4.1.12 would take vite
+// 8.4.0, whose optional napi-windows-process-start-time the registry does not serve, so the lockfile
+// `npm install` writes lacks it and the gate's `npm ci` refuses that lockfile as out of sync.
 export const CLEAN_FIXTURE = fileURLToPath(new URL('../fixtures/gate/clean/', import.meta.url));
 
 /** npm as a user runs it, minus what the test runner put into our environment. */
