@@ -45,13 +45,18 @@ function collector() {
   return { logger, runs, errors: () => errors, firstError: () => firstError };
 }
 
-/** The worker limits, as `platform-host serve` reads them: the defaults (32, 16 per integration) unless set. */
-function workerLimits(): { concurrency?: number; perIntegration?: number } {
+/**
+ * The worker limits, as `platform-host serve` reads them: the defaults (32, 16 per integration,
+ * as many claimed ahead as the per-integration limit) unless set.
+ */
+function workerLimits(): { concurrency?: number; perIntegration?: number; claimAhead?: number } {
   const concurrency = Number(process.env.PLATFORM_JOB_CONCURRENCY ?? '');
   const perIntegration = Number(process.env.PLATFORM_JOB_PER_INTEGRATION ?? '');
+  const claimAhead = Number(process.env.PLATFORM_JOB_CLAIM_AHEAD || Number.NaN);
   return {
     ...(concurrency > 0 ? { concurrency } : {}),
     ...(perIntegration > 0 ? { perIntegration } : {}),
+    ...(claimAhead >= 0 ? { claimAhead } : {}),
   };
 }
 
@@ -202,9 +207,10 @@ async function measureMinute(baseUrl: string) {
 
 export async function benchScheduler(): Promise<void> {
   const pgUrl = process.env.PLATFORM_TEST_DATABASE_URL;
-  const { concurrency = 32, perIntegration = 16 } = workerLimits();
+  const { concurrency = 32, perIntegration = 16, ...limits } = workerLimits();
+  const claimAhead = limits.claimAhead ?? Math.min(perIntegration, concurrency);
   console.log(
-    `\nScheduler at scale: ${SCHEDULES * ACCOUNTS} schedule runs due at one minute (${SCHEDULES} schedules x ${ACCOUNTS} accounts, one integration), two host instances on one PostgreSQL schema, isolated runtime, worker limits ${concurrency} jobs / ${perIntegration} per integration per instance (PLATFORM_JOB_CONCURRENCY, PLATFORM_JOB_PER_INTEGRATION); times from the minute (10:00:00.000 on a real-speed clock)`,
+    `\nScheduler at scale: ${SCHEDULES * ACCOUNTS} schedule runs due at one minute (${SCHEDULES} schedules x ${ACCOUNTS} accounts, one integration), two host instances on one PostgreSQL schema, isolated runtime, worker limits ${concurrency} jobs / ${perIntegration} per integration per instance, ${claimAhead} claimed ahead (PLATFORM_JOB_CONCURRENCY, PLATFORM_JOB_PER_INTEGRATION, PLATFORM_JOB_CLAIM_AHEAD); times from the minute (10:00:00.000 on a real-speed clock)`,
   );
   if (!pgUrl) {
     console.log('  (skipped: set PLATFORM_TEST_DATABASE_URL to a PostgreSQL server to run it)');

@@ -6,6 +6,7 @@ import type { Db } from './db/Db.js';
 import type { GroupCommit } from './db/groupCommit.js';
 import type { EnqueueBatcher } from './events/enqueueBatcher.js';
 import type { FinishJobInput } from './events/jobs.js';
+import type { QueueSignal } from './events/queueSignal.js';
 import type { GateLimits } from './gate/index.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { RegistryFolder } from './registry/registryFolder.js';
@@ -111,6 +112,11 @@ export interface HostServices {
   readonly registry?: RegistryFolder | undefined;
   /** Group commit of webhook deliveries (src/events/enqueueBatcher.ts; closed with the host, before the database). */
   readonly enqueueBatcher: EnqueueBatcher;
+  /**
+   * Told when this instance committed jobs ready to run (a fired page of schedule runs, a batch of
+   * webhook deliveries); the instance's worker then claims at once rather than at its next poll.
+   */
+  readonly jobsQueued: QueueSignal;
   /**
    * Group commit of job outcomes recorded outside a transaction (src/db/groupCommit.ts over
    * `finishJobs`: a success with nothing to save, a failure, a retry): answers whether the worker

@@ -14,6 +14,7 @@ import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events
 import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 import { createEnqueueBatcher } from './events/enqueueBatcher.js';
 import { finishJobs } from './events/jobs.js';
+import { createQueueSignal } from './events/queueSignal.js';
 import { DEFAULT_LIMITS, type GateSettings, type HostLimits, type HostServices } from './HostServices.js';
 import { createRateLimiter } from './rateLimit.js';
 import { openRegistryFolder } from './registry/registryFolder.js';
@@ -123,6 +124,9 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     let listening: string | undefined;
     const fetch = createEgressFetch({ timeoutMs: limits.fetchTimeoutMs, ...options.egress });
     const runtime = selectRuntime(options, logger);
+    const jobsQueued = createQueueSignal((error) =>
+      logger.error({ err: error }, 'a listener of queued jobs failed'),
+    );
     const services: HostServices = {
       db,
       cache,
@@ -160,7 +164,9 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
         eager: db.engine === 'postgres',
         onBatchError: (error, rows) =>
           logger.warn({ err: error, rows }, 'a batch of jobs was refused; its rows are written one by one'),
+        onStored: () => jobsQueued.notify(),
       }),
+      jobsQueued,
       jobFinishes: createGroupCommit({
         writeMany: (inputs) => finishJobs(db, inputs),
         closedMessage: 'the host is closing; the job outcome was not recorded',

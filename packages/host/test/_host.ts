@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type CreateHostOptions, createHost, type Host, installProject } from '@platform/host';
 import pino, { type Logger } from 'pino';
 import { createPgDb } from '../src/db/createPgDb.js';
-import { type Db, type Queryable, sqlText } from '../src/db/Db.js';
+import { type Db, type Queryable, type Sql, sqlText } from '../src/db/Db.js';
 import { openDb } from '../src/db/openDb.js';
 import { type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
@@ -174,22 +174,31 @@ export async function pgSchema(
 export function watchStatements(
   host: Host,
   pattern: RegExp,
-): { readonly texts: readonly string[]; clear(): void; stop(): void } {
+): { readonly texts: readonly string[]; readonly answered: number; clear(): void; stop(): void } {
   const db = host.services.db as { query: Queryable['query'] };
   const query = db.query;
   const bound = query.bind(host.services.db);
   let texts: string[] = [];
-  db.query = (statement, params) => {
+  // Those of `texts` whose query settled (answered or failed).
+  let answered = 0;
+  db.query = <T>(statement: Sql, params?: readonly unknown[]) => {
     const text = sqlText(statement);
-    if (pattern.test(text)) texts.push(text);
-    return bound(statement, params);
+    if (!pattern.test(text)) return bound<T>(statement, params);
+    texts.push(text);
+    return bound<T>(statement, params).finally(() => {
+      answered += 1;
+    });
   };
   return {
     get texts() {
       return texts;
     },
+    get answered() {
+      return answered;
+    },
     clear() {
       texts = [];
+      answered = 0;
     },
     stop() {
       db.query = query;

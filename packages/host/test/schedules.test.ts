@@ -26,6 +26,15 @@ async function enqueueRuns(host: TestHost, count: number, prefix: string, runAt:
   }
 }
 
+/** Waits for `check` (every 20 ms, at most 20 s: a worker that only polls would take ten minutes). */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('scheduler', () => {
   let host: TestHost;
   let nowMs = Date.parse('2026-11-22T10:00:10Z');
@@ -142,10 +151,7 @@ describe('scheduler', () => {
   });
 
   it('limits jobs per integration in one instance so one integration cannot take every slot', async () => {
-    const worker = (await import('@platform/host')).createJobWorker(host.services, {
-      concurrency: 4,
-      perIntegration: 1,
-    });
+    const { createJobWorker } = await import('@platform/host');
     await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
     for (let index = 0; index < 3; index += 1) {
       await host.app.request(`/api/integrations/${SLUG}/webhooks/flaky?accountId=${host.accountId}`, {
@@ -153,9 +159,69 @@ describe('scheduler', () => {
         body: JSON.stringify({ id: `c${index}` }),
       });
     }
+    // One runs, and one more is claimed ahead to start as it ends: the third is left to others.
+    const worker = createJobWorker(host.services, { concurrency: 4, perIntegration: 1 });
     expect(await worker.fill()).toBe(1);
-    expect(worker.inFlight).toBe(1);
+    expect(worker.running).toBe(1);
+    expect(worker.inFlight).toBe(2);
     await worker.stop(5000);
+    // Without claiming ahead, only the one that runs.
+    const alone = createJobWorker(host.services, { concurrency: 4, perIntegration: 1, claimAhead: 0 });
+    expect(await alone.fill()).toBe(1);
+    expect(alone.inFlight).toBe(1);
+    await alone.stop(5000);
+  });
+
+  it('hands the jobs it claimed ahead back when it stops, with their attempt, for another to run', async () => {
+    await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
+    await enqueueRuns(host, 3, 'ahead', new Date(nowMs - 1000));
+    const { createJobWorker } = await import('@platform/host');
+    const worker = createJobWorker(host.services, { concurrency: 1, claimAhead: 2 });
+    // One claim takes all three: one starts, two wait for its slot.
+    expect(await worker.fill()).toBe(1);
+    expect(worker.inFlight).toBe(3);
+    expect(await worker.stop(10_000)).toBe(2);
+    const { rows } = await host.db.query(
+      "SELECT status, attempts, locked_by FROM jobs WHERE unique_key LIKE 'ahead-%' ORDER BY status",
+    );
+    expect(rows).toEqual([
+      { status: 'queued', attempts: 0, locked_by: null },
+      { status: 'queued', attempts: 0, locked_by: null },
+      { status: 'succeeded', attempts: 1, locked_by: worker.instanceId },
+    ]);
+    // Schedule runs get one attempt: the two handed back still have theirs, and run once each.
+    expect(await createJobWorker(host.services).drain()).toBe(2);
+    const { rows: done } = await host.db.query(
+      "SELECT status, count(*)::int AS n FROM jobs WHERE unique_key LIKE 'ahead-%' GROUP BY status",
+    );
+    expect(done).toEqual([{ status: 'succeeded', n: 3 }]);
+  });
+
+  it('starts the jobs its own instance queued at once, not at its next poll', async () => {
+    await host.db.query("DELETE FROM jobs WHERE status = 'queued'");
+    const { createJobWorker } = await import('@platform/host');
+    const claims = watchStatements(host, /^\s*WITH queued AS/);
+    const worker = createJobWorker(host.services, { pollMs: 600_000 });
+    const finished = async (where: string) =>
+      (await host.db.query(`SELECT 1 FROM jobs WHERE ${where} AND status IN ('succeeded', 'failed')`))
+        .rowCount > 0;
+    try {
+      worker.start();
+      // Its first poll found nothing; the next one is ten minutes away.
+      await until(async () => claims.answered > 0 && worker.inFlight === 0);
+      at('2026-11-22T11:00:10Z');
+      expect(await host.events.scheduler.tick()).toBe(2);
+      await until(() => finished(`kind = 'schedule' AND run_at = '2026-11-22T11:00:00Z'`));
+      const response = await host.app.request(
+        `/api/integrations/${SLUG}/webhooks/flaky?accountId=${host.accountId}`,
+        { method: 'POST', body: JSON.stringify({ id: 'woken' }) },
+      );
+      expect(response.status).toBe(202);
+      await until(() => finished(`kind = 'webhook' AND body::jsonb->>'id' = 'woken'`));
+    } finally {
+      claims.stop();
+      await worker.stop(10_000);
+    }
   });
 
   it('claims about once per job while one integration is at its limit and no other has work', async () => {

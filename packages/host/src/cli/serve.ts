@@ -42,15 +42,22 @@ const positive = (value: string | undefined) => {
   return value !== undefined && Number.isInteger(number) && number > 0 ? number : undefined;
 };
 
-/** Worker tuning from the environment: PLATFORM_JOB_CONCURRENCY, PLATFORM_JOB_PER_INTEGRATION, PLATFORM_JOB_LEASE_MS. */
+const nonNegative = (value: string | undefined) => (value?.trim() === '0' ? 0 : positive(value));
+
+/**
+ * Worker tuning from the environment: PLATFORM_JOB_CONCURRENCY, PLATFORM_JOB_PER_INTEGRATION,
+ * PLATFORM_JOB_CLAIM_AHEAD (0 turns claiming ahead off), PLATFORM_JOB_LEASE_MS.
+ */
 function eventOptions(env: Record<string, string | undefined>) {
   const concurrency = positive(env.PLATFORM_JOB_CONCURRENCY);
   const perIntegration = positive(env.PLATFORM_JOB_PER_INTEGRATION);
+  const claimAhead = nonNegative(env.PLATFORM_JOB_CLAIM_AHEAD);
   const leaseMs = positive(env.PLATFORM_JOB_LEASE_MS);
   return {
     worker: {
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(perIntegration === undefined ? {} : { perIntegration }),
+      ...(claimAhead === undefined ? {} : { claimAhead }),
       ...(leaseMs === undefined ? {} : { leaseMs }),
     },
   };

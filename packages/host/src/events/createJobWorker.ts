@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { HostServices } from '../HostServices.js';
-import { claimJobs, failAbandonedJobs, integrationsAtLimit, releaseJobs, renewLease } from './jobs.js';
+import {
+  claimJobs,
+  failAbandonedJobs,
+  integrationsAtLimit,
+  type Job,
+  releaseJobs,
+  renewLease,
+  unclaimJobs,
+} from './jobs.js';
 import { type JobOutcome, type RetryPolicy, runJob } from './runJob.js';
 
 export interface JobWorkerOptions {
@@ -11,6 +19,15 @@ export interface JobWorkerOptions {
   readonly concurrency?: number;
   /** Jobs of one integration running at once in this instance, so one cannot starve the others. Default 16. */
   readonly perIntegration?: number;
+  /**
+   * Jobs claimed beyond the free slots (at most `perIntegration` of one integration), waiting in
+   * this instance to start the moment a slot frees: the next claim's round trip then overlaps the
+   * jobs running instead of leaving the slots empty meanwhile. A waiting job holds its lease (and
+   * its attempt: should the instance die, it counts as a run that stopped); `stop` hands waiting
+   * jobs back at once with their attempt. Default `perIntegration` (at most `concurrency`); 0 claims
+   * only into free slots.
+   */
+  readonly claimAhead?: number;
   /** A claimed job is someone else's to take after this long without a heartbeat. Default 30 s. */
   readonly leaseMs?: number;
   /** How often an idle worker looks for jobs (real time). Default 250 ms. */
@@ -24,16 +41,21 @@ export interface JobWorker {
   fill(): Promise<number>;
   /** Runs ready jobs until none is left (claims and waits); for tests and benchmarks. */
   drain(): Promise<number>;
-  /** Polls in the background until `stop`. */
+  /** Polls in the background until `stop`, and claims at once when this instance queued jobs (`services.jobsQueued`). */
   start(): void;
   /**
-   * Stops claiming, waits up to `timeoutMs` for jobs in flight, then hands the rest back to the
-   * queue (lease ended now) for other instances. Answers how many were handed back.
+   * Stops claiming, hands jobs claimed ahead and not started back to the queue (with their
+   * attempt), waits up to `timeoutMs` for jobs in flight, then hands the rest back (lease ended
+   * now) for other instances. Answers how many were handed back, of both kinds.
    */
   stop(timeoutMs: number): Promise<number>;
-  /** Jobs of this instance whose outcome is not recorded yet (running, or being recorded). */
+  /** Jobs of this instance whose outcome is not recorded yet (waiting to start, running, or being recorded). */
   readonly inFlight: number;
+  /** Jobs of this instance running a handler now (at most `concurrency`, `perIntegration` of one integration). */
+  readonly running: number;
 }
+
+type LaunchableJob = Job & Parameters<typeof runJob>[1];
 
 /** How long a freed slot waits for others before it is claimed while other jobs still run (real time). */
 const REFILL_GATHER_MS = 5;
@@ -47,6 +69,10 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const concurrency = options.concurrency ?? 32;
   const perIntegration = options.perIntegration ?? 16;
+  const claimAhead = Math.max(0, options.claimAhead ?? Math.min(perIntegration, concurrency));
+  // What a claim may hold (running and waiting): more than the slots by `claimAhead`.
+  const claimLimit = concurrency + claimAhead;
+  const claimPerIntegration = perIntegration + Math.min(claimAhead, perIntegration);
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
   const retry: RetryPolicy = { baseMs: 1000, maxMs: 5 * 60_000, ...options.retry };
@@ -56,6 +82,11 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   // the next job is claimed while the outcome's commit is on its way.
   let busy = 0;
   const bySlug = new Map<string, number>();
+  // Claimed, not started yet (oldest first), and the jobs held per integration: running and waiting.
+  const waiting: LaunchableJob[] = [];
+  const heldBySlug = new Map<string, number>();
+  let gatesHeld = 0;
+  let launched = 0;
   // Gate jobs run compilers and test runners: few at once, whatever the general concurrency.
   const gateConcurrency = services.gate.concurrency;
   let gatesRunning = 0;
@@ -68,25 +99,24 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   // When a claim leaving integrations at their limit out last found nothing (real time).
   let othersEmptyAt = Number.NEGATIVE_INFINITY;
   let filling: Promise<number> | undefined;
+  let unlisten: (() => void) | undefined;
+  // Set by `stop` (not merely never started, as for `drain`): waiting jobs are handed back, not run.
+  let stopping = false;
 
-  function launch(job: { id: string; slug: string } & Parameters<typeof runJob>[1]): void {
-    busy += 1;
-    bySlug.set(job.slug, (bySlug.get(job.slug) ?? 0) + 1);
-    if (job.kind === 'gate') gatesRunning += 1;
-    let slotHeld = true;
-    const freeSlot = () => {
-      if (!slotHeld) return;
-      slotHeld = false;
-      busy -= 1;
-      if (job.kind === 'gate') gatesRunning -= 1;
-      const left = (bySlug.get(job.slug) ?? 1) - 1;
-      if (left === 0) bySlug.delete(job.slug);
-      else bySlug.set(job.slug, left);
-      if (stopped) return;
-      // Slots freed one by one would each cost a claim of one job: with other jobs still running,
-      // the claim waits a moment and takes the slots freed meanwhile.
-      schedule(busy === 0 ? 0 : REFILL_GATHER_MS);
-    };
+  const count = (counts: Map<string, number>, slug: string, by: number) => {
+    const next = (counts.get(slug) ?? 0) + by;
+    if (next <= 0) counts.delete(slug);
+    else counts.set(slug, next);
+  };
+  const fits = (job: LaunchableJob) =>
+    busy < concurrency &&
+    (bySlug.get(job.slug) ?? 0) < perIntegration &&
+    (job.kind !== 'gate' || gatesRunning < gateConcurrency);
+
+  /** A claimed job: its lease kept alive from now on; started now if a slot fits it, else waiting. */
+  function hold(job: LaunchableJob): void {
+    count(heldBySlug, job.slug, 1);
+    if (job.kind === 'gate') gatesHeld += 1;
     // The heartbeat runs on real time: a live worker keeps its job however the clock is driven.
     const heartbeat = setInterval(
       () => {
@@ -99,6 +129,52 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     heartbeats.set(job.id, heartbeat);
+    if (fits(job)) launch(job);
+    else waiting.push(job);
+  }
+
+  /** Starts the oldest waiting jobs that fit the slots freed (no claim, no round trip). */
+  function launchWaiting(): void {
+    if (stopping) return;
+    for (let index = 0; index < waiting.length && busy < concurrency; ) {
+      const job = waiting[index]!;
+      if (fits(job)) {
+        waiting.splice(index, 1);
+        launch(job);
+      } else index += 1;
+    }
+  }
+
+  /** The job no longer counts against what claims may hold (its handler finished, or it was handed back). */
+  function unhold(job: LaunchableJob): void {
+    count(heldBySlug, job.slug, -1);
+    if (job.kind === 'gate') gatesHeld -= 1;
+  }
+
+  function stopHeartbeat(job: LaunchableJob): void {
+    clearInterval(heartbeats.get(job.id));
+    heartbeats.delete(job.id);
+  }
+
+  function launch(job: LaunchableJob): void {
+    launched += 1;
+    busy += 1;
+    count(bySlug, job.slug, 1);
+    if (job.kind === 'gate') gatesRunning += 1;
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      busy -= 1;
+      if (job.kind === 'gate') gatesRunning -= 1;
+      count(bySlug, job.slug, -1);
+      unhold(job);
+      launchWaiting();
+      if (stopped) return;
+      // Slots freed one by one would each cost a claim of one job: with other jobs still running,
+      // the claim waits a moment and takes the slots freed meanwhile.
+      schedule(busy === 0 ? 0 : REFILL_GATHER_MS);
+    };
     const run = runJob(services, job, instanceId, retry, freeSlot)
       .catch((error) => {
         services.logger.error({ err: error, jobId: job.id }, 'job run failed');
@@ -112,8 +188,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         return outcome;
       })
       .finally(() => {
-        clearInterval(heartbeat);
-        heartbeats.delete(job.id);
+        stopHeartbeat(job);
         running.delete(job.id);
         freeSlot();
       });
@@ -122,29 +197,31 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
 
   async function fillSlots(): Promise<number> {
     let started = 0;
-    // Every free slot in one statement: one claim per job made claiming the bottleneck at scale.
-    while (busy < concurrency) {
+    // Every free slot (and `claimAhead` more) in one statement: one claim per job made claiming
+    // the bottleneck at scale.
+    while (busy + waiting.length < claimLimit) {
       // A claim that leaves integrations at their limit out reads past every ready job of theirs
       // (10,000 due schedules of one integration: each such claim read them all, after each job).
       // When one found nothing, the next waits for the poll; an integration below its limit again
       // is claimed at the next refill (`freeSlot`), not after the poll.
-      const atLimit = integrationsAtLimit(bySlug, perIntegration).length > 0;
+      const atLimit = integrationsAtLimit(heldBySlug, claimPerIntegration).length > 0;
       if (atLimit && Date.now() - othersEmptyAt < pollMs) break;
       const jobs = await claimJobs(services.db, {
         worker: instanceId,
         now: services.now(),
         leaseMs,
-        limit: concurrency - busy,
-        perIntegration,
-        running: bySlug,
-        gateRoom: gateConcurrency - gatesRunning,
+        limit: claimLimit - busy - waiting.length,
+        perIntegration: claimPerIntegration,
+        running: heldBySlug,
+        gateRoom: gateConcurrency - gatesHeld,
       });
       if (jobs.length === 0) {
         if (atLimit) othersEmptyAt = Date.now();
         break;
       }
-      for (const job of jobs) launch(job);
-      started += jobs.length;
+      const before = busy;
+      for (const job of jobs) hold(job);
+      started += busy - before;
     }
     return started;
   }
@@ -194,18 +271,20 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   return {
     instanceId,
     get inFlight() {
-      return running.size;
+      return running.size + waiting.length;
+    },
+    get running() {
+      return busy;
     },
     fill,
     async drain() {
-      let total = 0;
+      // Counted as they start: jobs claimed ahead start later, when a slot frees, not in `fill`.
+      const first = launched;
       for (;;) {
-        total += await fill();
+        await fill();
         if (running.size === 0) {
           await failAbandonedJobs(services.db, services.now());
-          const more = await fill();
-          total += more;
-          if (more === 0) return total;
+          if ((await fill()) === 0 && running.size === 0) return launched - first;
           continue;
         }
         await Promise.race(running.values());
@@ -214,13 +293,36 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
+      // Jobs this instance queued are claimed at once; the poll finds the others' (and retries).
+      unlisten = services.jobsQueued.listen(() => {
+        if (!stopped) schedule(0);
+      });
       schedule(0);
     },
     async stop(timeoutMs) {
       stopped = true;
+      stopping = true;
+      unlisten?.();
+      unlisten = undefined;
       clearTimeout(timer);
       timer = undefined;
       await filling?.catch(() => {});
+      // Jobs claimed ahead never started: back to the queue at once, with their attempt.
+      const unstarted = waiting.splice(0);
+      for (const job of unstarted) {
+        unhold(job);
+        stopHeartbeat(job);
+      }
+      // Should this fail, their leases end in `leaseMs` and the jobs are taken as abandoned.
+      const unclaimed = await unclaimJobs(
+        services.db,
+        instanceId,
+        unstarted.map((job) => job.id),
+      ).catch((error) => {
+        services.logger.warn({ err: error, jobs: unstarted.length }, 'handing back jobs not started failed');
+        return 0;
+      });
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled(running.values()),
@@ -229,11 +331,11 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         }),
       ]);
       clearTimeout(bound);
-      if (running.size === 0) return 0;
+      if (running.size === 0) return unclaimed;
       // Past the bound: stop vouching for these jobs so another instance takes them now.
       for (const heartbeat of heartbeats.values()) clearInterval(heartbeat);
       heartbeats.clear();
-      return releaseJobs(services.db, instanceId, services.now());
+      return unclaimed + (await releaseJobs(services.db, instanceId, services.now()));
     },
   };
 }

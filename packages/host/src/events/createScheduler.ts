@@ -173,6 +173,8 @@ export function createScheduler(services: HostServices, options: SchedulerOption
       range.upTo === null ? Math.max(1, Math.floor(ROWS_PER_STATEMENT / target.schedules.length)) : null,
     ]);
     const row = rows[0]!;
+    // The statement committed its jobs: this instance's worker claims them now, not at its poll.
+    if ((row.fired as number) > 0) services.jobsQueued.notify();
     return {
       fired: row.fired as number,
       skipped: row.skipped as number,

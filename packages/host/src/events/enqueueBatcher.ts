@@ -29,6 +29,8 @@ export interface EnqueueBatcherOptions {
   readonly maxBytes?: number;
   /** Told when a batch failed and its rows were retried one by one (`error` is the batch's). */
   readonly onBatchError?: (error: unknown, rows: number) => void;
+  /** Told after each write that stored at least one job (committed), so a worker can claim at once. */
+  readonly onStored?: () => void;
   /**
    * With nothing in flight, write at once rather than at the end of the event loop's turn
    * (`GroupCommitOptions.eager`). Default false.
@@ -43,11 +45,16 @@ export interface EnqueueBatcherOptions {
  * @example const batcher = createEnqueueBatcher(db); const id = await batcher.enqueue(job);
  */
 export function createEnqueueBatcher(db: Queryable, options: EnqueueBatcherOptions = {}): EnqueueBatcher {
+  const { onStored, ...groupOptions } = options;
   const group = createGroupCommit<EnqueueJobInput, string | undefined>({
-    writeMany: (inputs) => enqueueJobs(db, inputs),
+    writeMany: async (inputs) => {
+      const ids = await enqueueJobs(db, inputs);
+      if (ids.some((id) => id !== undefined)) onStored?.();
+      return ids;
+    },
     closedMessage: 'the host is closing; the job was not stored',
     sizeOf: (input) => input.body?.length ?? 0,
-    ...options,
+    ...groupOptions,
   });
   return { enqueue: (input) => group.submit(input), close: () => group.close() };
 }

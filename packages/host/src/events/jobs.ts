@@ -362,6 +362,20 @@ export async function releaseJobs(db: Queryable, worker: string, now: Date): Pro
 }
 
 /**
+ * Hands back jobs `worker` claimed and never started (claimed ahead of a free slot, then the
+ * worker stopped): queued again at once, with the attempt their claim counted given back.
+ */
+export async function unclaimJobs(db: Queryable, worker: string, jobIds: readonly string[]): Promise<number> {
+  if (jobIds.length === 0) return 0;
+  const { rowCount } = await db.query(
+    prepared(`UPDATE jobs SET status = 'queued', locked_by = NULL, locked_until = NULL, attempts = attempts - 1
+     WHERE id = ANY($2::text[]) AND locked_by = $1 AND status = 'running'`),
+    [worker, jobIds],
+  );
+  return rowCount;
+}
+
+/**
  * Running jobs whose lease expired after their last attempt: their worker died; they are failed.
  * A gate job's submission is then rejected, so `platform status --watch` still gets a verdict.
  */
