@@ -82,10 +82,8 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   // the next job is claimed while the outcome's commit is on its way.
   let busy = 0;
   const bySlug = new Map<string, number>();
-  // Claimed, not started yet (oldest first), and the jobs held per integration: running and waiting.
+  // Claimed, not started yet (oldest first).
   const waiting: LaunchableJob[] = [];
-  const heldBySlug = new Map<string, number>();
-  let gatesHeld = 0;
   let launched = 0;
   // Gate jobs run compilers and test runners: few at once, whatever the general concurrency.
   const gateConcurrency = services.gate.concurrency;
@@ -113,10 +111,19 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
     (bySlug.get(job.slug) ?? 0) < perIntegration &&
     (job.kind !== 'gate' || gatesRunning < gateConcurrency);
 
+  /** The jobs this instance holds (running and waiting), per integration and gate jobs: what a claim counts. */
+  function held(): { bySlug: Map<string, number>; gates: number } {
+    const counts = new Map(bySlug);
+    let gates = gatesRunning;
+    for (const job of waiting) {
+      count(counts, job.slug, 1);
+      if (job.kind === 'gate') gates += 1;
+    }
+    return { bySlug: counts, gates };
+  }
+
   /** A claimed job: its lease kept alive from now on; started now if a slot fits it, else waiting. */
   function hold(job: LaunchableJob): void {
-    count(heldBySlug, job.slug, 1);
-    if (job.kind === 'gate') gatesHeld += 1;
     // The heartbeat runs on real time: a live worker keeps its job however the clock is driven.
     const heartbeat = setInterval(
       () => {
@@ -145,12 +152,6 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
     }
   }
 
-  /** The job no longer counts against what claims may hold (its handler finished, or it was handed back). */
-  function unhold(job: LaunchableJob): void {
-    count(heldBySlug, job.slug, -1);
-    if (job.kind === 'gate') gatesHeld -= 1;
-  }
-
   function stopHeartbeat(job: LaunchableJob): void {
     clearInterval(heartbeats.get(job.id));
     heartbeats.delete(job.id);
@@ -168,7 +169,6 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       busy -= 1;
       if (job.kind === 'gate') gatesRunning -= 1;
       count(bySlug, job.slug, -1);
-      unhold(job);
       launchWaiting();
       if (stopped) return;
       // Slots freed one by one would each cost a claim of one job: with other jobs still running,
@@ -204,7 +204,8 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       // (10,000 due schedules of one integration: each such claim read them all, after each job).
       // When one found nothing, the next waits for the poll; an integration below its limit again
       // is claimed at the next refill (`freeSlot`), not after the poll.
-      const atLimit = integrationsAtLimit(heldBySlug, claimPerIntegration).length > 0;
+      const holding = held();
+      const atLimit = integrationsAtLimit(holding.bySlug, claimPerIntegration).length > 0;
       if (atLimit && Date.now() - othersEmptyAt < pollMs) break;
       const jobs = await claimJobs(services.db, {
         worker: instanceId,
@@ -212,8 +213,8 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
         leaseMs,
         limit: claimLimit - busy - waiting.length,
         perIntegration: claimPerIntegration,
-        running: heldBySlug,
-        gateRoom: gateConcurrency - gatesHeld,
+        running: holding.bySlug,
+        gateRoom: gateConcurrency - holding.gates,
       });
       if (jobs.length === 0) {
         if (atLimit) othersEmptyAt = Date.now();
@@ -310,10 +311,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       await filling?.catch(() => {});
       // Jobs claimed ahead never started: back to the queue at once, with their attempt.
       const unstarted = waiting.splice(0);
-      for (const job of unstarted) {
-        unhold(job);
-        stopHeartbeat(job);
-      }
+      for (const job of unstarted) stopHeartbeat(job);
       // Should this fail, their leases end in `leaseMs` and the jobs are taken as abandoned.
       const unclaimed = await unclaimJobs(
         services.db,
