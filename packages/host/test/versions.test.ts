@@ -116,8 +116,19 @@ describe('publish routes', () => {
   });
 
   it('stores a submission with a submitted version per integration and queues its gate job', async () => {
+    // What the instance's worker would see when told: the gate jobs committed by then.
+    const told: Promise<number>[] = [];
+    const stop = host.services.jobsQueued.listen(() =>
+      told.push(
+        host.db
+          .query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'gate'`)
+          .then((result) => result.rows[0]!.n),
+      ),
+    );
     const response = await upload('acme', await pack(project('acme-notes')));
+    stop();
     expect(response.status).toBe(202);
+    expect(await Promise.all(told)).toEqual([1]);
     const { data } = (await response.json()) as {
       data: { submission: { id: string }; versions: { slug: string; number: number; status: string }[] };
     };

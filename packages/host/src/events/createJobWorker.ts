@@ -77,7 +77,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   const pollMs = options.pollMs ?? 250;
   const retry: RetryPolicy = { baseMs: 1000, maxMs: 5 * 60_000, ...options.retry };
   // Jobs of this instance until their outcome is recorded (what `stop` and `drain` wait for).
-  const running = new Map<string, Promise<JobOutcome>>();
+  const unrecorded = new Map<string, Promise<JobOutcome>>();
   // Slots taken: jobs whose handler has not finished. A job recording its outcome holds none, so
   // the next job is claimed while the outcome's commit is on its way.
   let busy = 0;
@@ -189,10 +189,10 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       })
       .finally(() => {
         stopHeartbeat(job);
-        running.delete(job.id);
+        unrecorded.delete(job.id);
         freeSlot();
       });
-    running.set(job.id, run);
+    unrecorded.set(job.id, run);
   }
 
   async function fillSlots(): Promise<number> {
@@ -272,7 +272,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
   return {
     instanceId,
     get inFlight() {
-      return running.size + waiting.length;
+      return unrecorded.size + waiting.length;
     },
     get running() {
       return busy;
@@ -283,12 +283,12 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       const first = launched;
       for (;;) {
         await fill();
-        if (running.size === 0) {
+        if (unrecorded.size === 0) {
           await failAbandonedJobs(services.db, services.now());
-          if ((await fill()) === 0 && running.size === 0) return launched - first;
+          if ((await fill()) === 0 && unrecorded.size === 0) return launched - first;
           continue;
         }
-        await Promise.race(running.values());
+        await Promise.race(unrecorded.values());
       }
     },
     start() {
@@ -323,13 +323,13 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       });
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.allSettled(running.values()),
+        Promise.allSettled(unrecorded.values()),
         new Promise((resolve) => {
           bound = setTimeout(resolve, timeoutMs);
         }),
       ]);
       clearTimeout(bound);
-      if (running.size === 0) return unclaimed;
+      if (unrecorded.size === 0) return unclaimed;
       // Past the bound: stop vouching for these jobs so another instance takes them now.
       for (const heartbeat of heartbeats.values()) clearInterval(heartbeat);
       heartbeats.clear();

@@ -1,9 +1,10 @@
 /**
  * In-process news that this instance committed jobs ready to run: the scheduler (after each page
- * it fired) and webhook ingress (after each batch of deliveries) tell, the instance's worker
- * listens and claims at once instead of at its next poll. Other instances still find the jobs at
- * their own poll; this only spares the local worker the wait (up to its poll interval, 250 ms by
- * default: a tenth of the 2 s a burst of 10,000 due runs has to start in).
+ * it fired), webhook ingress (after each batch of deliveries) and the publish route (after an
+ * upload's transaction, which queues its gate job) tell; the instance's worker listens and claims
+ * at once instead of at its next poll. Other instances still find the jobs at their own poll; this
+ * only spares the local worker the wait (up to its poll interval, 250 ms by default: a tenth of the
+ * 2 s a burst of 10,000 due runs has to start in).
  * @example const signal = createQueueSignal(); const stop = signal.listen(() => worker.fill()); signal.notify();
  */
 export interface QueueSignal {

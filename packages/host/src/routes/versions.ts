@@ -152,6 +152,8 @@ export function versionRoutes(services: HostServices): Hono {
         const created = await services.db.transaction((tx) =>
           createSubmission(tx, { source, userId: user.id, archive, slugs, now: services.now() }),
         );
+        // Its gate job is committed: this instance's worker claims it now, not at its next poll.
+        services.jobsQueued.notify();
         return c.json(
           {
             ok: true,
