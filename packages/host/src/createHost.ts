@@ -159,9 +159,10 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
         onSkip: (file, reason) => logger.warn({ file }, `registry: ${file} is left out: ${reason}`),
       }),
       enqueueBatcher: createEnqueueBatcher(db, {
-        // PostgreSQL works in its own processes: a delivery waiting for the end of the event
-        // loop's turn would only wait. PGlite's work is this event loop's: fewer, larger batches.
-        eager: db.engine === 'postgres',
+        // PostgreSQL works in its own processes: a batch leaving before the turn's end is written
+        // while the host reads the next deliveries. PGlite's work is this event loop's: fewer,
+        // larger batches.
+        spread: db.engine === 'postgres',
         onBatchError: (error, rows) =>
           logger.warn({ err: error, rows }, 'a batch of jobs was refused; its rows are written one by one'),
         onStored: () => jobsQueued.notify(),

@@ -1,9 +1,9 @@
 /**
  * Group commit: writes that arrive while a batch is being written wait and go together in the
  * next one (one statement, one commit), so under load many callers share a round trip and a WAL
- * flush; a lone write waits for nothing but the current turn of the event loop (`eager`: not even
+ * flush; a lone write waits for nothing but the current turn of the event loop (`spread`: not even
  * that when nothing is in flight). Webhook ingress stores its deliveries this way
- * (`events/enqueueBatcher.ts`, eager) and job workers record outcomes this
+ * (`events/enqueueBatcher.ts`, spread on PostgreSQL) and job workers record outcomes this
  * way (`services.jobFinishes`). Reads batch the same way: calls' first storage reads
  * (`services.storageReads`), where sharing a statement spares each call a round trip of its own.
  */
@@ -39,13 +39,18 @@ export interface GroupCommitOptions<I, O> {
   /** Told when a batch failed and its items were retried one by one (`error` is the batch's). */
   readonly onBatchError?: (error: unknown, rows: number) => void;
   /**
-   * When nothing is in flight, write as soon as the current callback's microtasks have run instead
-   * of at the end of the event loop's turn: a lone item waits for nothing, and what arrives while it
-   * is written goes together in the next batch (leader and followers). Under moderate load this
-   * writes more, smaller batches; under heavy load every slot is busy and batches are as large as
-   * ever. Default false.
+   * Spread the items over the batch slots. With a slot free, a batch leaves as soon as it holds its
+   * share (1 / `maxInFlight`) of the most items lately in this batcher at once (in flight and
+   * waiting), once the current callback's microtasks have run, rather than at the end of the event
+   * loop's turn. A lone item on an idle batcher so waits for nothing; under a steady load of N
+   * callers, each submitting again when answered, the batches settle at N / `maxInFlight` each and
+   * the next one is gathered while the last is written. Without it, N callers answered together
+   * submit again together and their one batch is written while nothing else happens. A batch that
+   * leaves at the end of a turn short of its share halves the peak, so it follows a falling load.
+   * Default false: every batch waits for the end of the turn (fewest batches: PGlite's work is this
+   * event loop's own).
    */
-  readonly eager?: boolean;
+  readonly spread?: boolean;
 }
 
 interface Waiting<I, O> {
@@ -69,6 +74,11 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
   const sizeOf = options.sizeOf ?? (() => 0);
   let waiting: Waiting<I, O>[] = [];
   let inFlight = 0;
+  // Items in the batches in flight, and the most items in flight and waiting at once, halved by
+  // each batch that leaves at the end of a turn short of its share (`spread`).
+  let itemsInFlight = 0;
+  let peak = 0;
+  let leaving = false;
   let scheduled = false;
   let closed = false;
   const batches = new Set<Promise<void>>();
@@ -76,10 +86,21 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
   function schedule(): void {
     if (scheduled || waiting.length === 0 || inFlight >= maxInFlight) return;
     scheduled = true;
-    // What arrives in this turn of the event loop goes in the same batch (with `eager` and nothing
-    // in flight: what arrives before the current callback's microtasks have run).
-    if (options.eager === true && inFlight === 0) queueMicrotask(flush);
-    else setImmediate(flush);
+    // What arrives in this turn of the event loop goes in the same batch.
+    setImmediate(flushAtTurnEnd);
+  }
+
+  function flushAtTurnEnd(): void {
+    // Fewer came in a whole turn than a batch's share: the load fell (or the peak was a burst).
+    if (
+      options.spread === true &&
+      inFlight < maxInFlight &&
+      waiting.length > 0 &&
+      waiting.length < Math.ceil(peak / maxInFlight)
+    ) {
+      peak /= 2;
+    }
+    flush();
   }
 
   function flush(): void {
@@ -87,8 +108,10 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
     while (waiting.length > 0 && inFlight < maxInFlight) {
       const batch = take();
       inFlight += 1;
+      itemsInFlight += batch.length;
       const written = write(batch).finally(() => {
         inFlight -= 1;
+        itemsInFlight -= batch.length;
         batches.delete(written);
         // Whatever arrived meanwhile goes at once: it has waited a whole batch already.
         if (waiting.length > 0) flush();
@@ -141,6 +164,17 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
       if (closed) return Promise.reject(new Error(options.closedMessage));
       return new Promise((resolve, reject) => {
         waiting.push({ item, size: sizeOf(item), resolve, reject });
+        if (options.spread === true) {
+          peak = Math.max(peak, itemsInFlight + waiting.length);
+          if (!leaving && inFlight < maxInFlight && waiting.length >= Math.ceil(peak / maxInFlight)) {
+            leaving = true;
+            queueMicrotask(() => {
+              leaving = false;
+              flush();
+            });
+            return;
+          }
+        }
         schedule();
       });
     },

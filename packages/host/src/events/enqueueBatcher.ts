@@ -32,10 +32,10 @@ export interface EnqueueBatcherOptions {
   /** Told after each write that stored at least one job (committed), so a worker can claim at once. */
   readonly onStored?: () => void;
   /**
-   * With nothing in flight, write at once rather than at the end of the event loop's turn
-   * (`GroupCommitOptions.eager`). Default false.
+   * A batch leaves once it holds its share of the deliveries lately in the batcher, rather than at
+   * the end of the event loop's turn (`GroupCommitOptions.spread`). Default false.
    */
-  readonly eager?: boolean;
+  readonly spread?: boolean;
 }
 
 /**
