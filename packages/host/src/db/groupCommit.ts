@@ -90,14 +90,12 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
     setImmediate(flushAtTurnEnd);
   }
 
+  // What a batch must hold to leave before the turn's end (`spread`).
+  const share = () => Math.ceil(peak / maxInFlight);
+
   function flushAtTurnEnd(): void {
     // Fewer came in a whole turn than a batch's share: the load fell (or the peak was a burst).
-    if (
-      options.spread === true &&
-      inFlight < maxInFlight &&
-      waiting.length > 0 &&
-      waiting.length < Math.ceil(peak / maxInFlight)
-    ) {
+    if (options.spread === true && inFlight < maxInFlight && waiting.length > 0 && waiting.length < share()) {
       peak /= 2;
     }
     flush();
@@ -166,7 +164,7 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
         waiting.push({ item, size: sizeOf(item), resolve, reject });
         if (options.spread === true) {
           peak = Math.max(peak, itemsInFlight + waiting.length);
-          if (!leaving && inFlight < maxInFlight && waiting.length >= Math.ceil(peak / maxInFlight)) {
+          if (!leaving && inFlight < maxInFlight && waiting.length >= share()) {
             leaving = true;
             queueMicrotask(() => {
               leaving = false;
