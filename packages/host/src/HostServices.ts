@@ -2,10 +2,10 @@ import type { EgressFetch } from '@platform/sdk/server';
 import type { Logger } from 'pino';
 import type { HostCache } from './cache/hostCache.js';
 import type { LogBudgets } from './capabilities/logBudget.js';
-import type { Db } from './db/Db.js';
+import type { Db, Queryable } from './db/Db.js';
 import type { GroupCommit } from './db/groupCommit.js';
 import type { EnqueueBatcher } from './events/enqueueBatcher.js';
-import type { FinishJobInput } from './events/jobs.js';
+import type { FinishJobInput, Job, JobKind, JobOutcome, RetryPolicy } from './events/jobs.js';
 import type { QueueSignal } from './events/queueSignal.js';
 import type { GateLimits } from './gate/index.js';
 import type { RateLimiter } from './rateLimit.js';
@@ -73,6 +73,20 @@ export const DEFAULT_LIMITS: HostLimits = {
   deviceCodesPerMinute: 30,
 };
 
+/** A kind of job run by a handler its owning module registers in `services.jobKinds`. */
+export interface JobKindHandler {
+  /** Runs one claimed job and records its outcome while `worker` holds it (see `jobFinisher`). */
+  run(services: HostServices, job: Job, worker: string, retry: RetryPolicy): Promise<JobOutcome>;
+  /**
+   * Cleans up after a job of this kind that failed for good because its worker stopped with no
+   * attempts left (`failAbandonedJobs`): the gate rejects the submission, so it still gets a verdict.
+   */
+  abandoned?(db: Queryable, target: string, now: Date): Promise<void>;
+}
+
+/** The registered job kinds: every kind but the events' own webhook and schedule runs. */
+export type JobKinds = Readonly<Partial<Record<Exclude<JobKind, 'webhook' | 'schedule'>, JobKindHandler>>>;
+
 /** How this instance runs the publish gate. */
 export interface GateSettings {
   /**
@@ -123,6 +137,12 @@ export interface HostServices {
    * still held the job. Closed with the host, after the worker stops and before the database.
    */
   readonly jobFinishes: GroupCommit<FinishJobInput, boolean>;
+  /**
+   * The job kinds the events run through a handler their own module registers (createHost: the
+   * publish gate's `gate` jobs), so the job runner imports none of them. Webhook deliveries and
+   * schedule runs are the events' own.
+   */
+  readonly jobKinds: JobKinds;
   /**
    * Calls' first storage reads outside a transaction, grouped the same way
    * (src/db/groupCommit.ts over `readVersionedStorageMany`): the reads of calls running at the same

@@ -16,6 +16,7 @@ import { createEnqueueBatcher } from './events/enqueueBatcher.js';
 import { finishJobs } from './events/jobs.js';
 import { createQueueSignal } from './events/queueSignal.js';
 import { DEFAULT_LIMITS, type GateSettings, type HostLimits, type HostServices } from './HostServices.js';
+import { gateJobKind } from './publish/runGateJob.js';
 import { createRateLimiter } from './rateLimit.js';
 import { openRegistryFolder } from './registry/registryFolder.js';
 import { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
@@ -168,6 +169,8 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
         onStored: () => jobsQueued.notify(),
       }),
       jobsQueued,
+      // Job kinds run by their own modules' handlers: the events import none of them.
+      jobKinds: { gate: gateJobKind },
       jobFinishes: createGroupCommit({
         writeMany: (inputs) => finishJobs(db, inputs),
         closedMessage: 'the host is closing; the job outcome was not recorded',

@@ -1,3 +1,4 @@
+export { buildBundle } from './bundle/buildBundle.js';
 export {
   createHostCapabilities,
   type HostCall,
@@ -17,7 +18,7 @@ export { migrate } from './db/migrate.js';
 export { openDb } from './db/openDb.js';
 export { createJobWorker, type JobWorker, type JobWorkerOptions } from './events/createJobWorker.js';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
-export { type JobLogEntry, listJobs } from './events/jobs.js';
+export { type JobLogEntry, listJobs } from './events/jobLog.js';
 export {
   ArchiveError,
   type CheckResult,
@@ -28,10 +29,9 @@ export {
   inspectArchive,
   runGate,
 } from './gate/index.js';
+export { type Review, readsOldData, reviewManifest } from './gate/review.js';
 export { DEFAULT_LIMITS, type HostLimits, type HostServices } from './HostServices.js';
-export { buildBundle } from './install/buildBundle.js';
 export { installProject, LOCAL_SOURCE_SLUG } from './install/installProject.js';
-export { type Review, readsOldData, reviewManifest } from './publish/review.js';
 export {
   type PackResult,
   packWorkspace,

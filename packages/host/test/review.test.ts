@@ -3,7 +3,7 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readsOldData, reviewManifest } from '../src/publish/review.js';
+import { readsOldData, reviewManifest } from '../src/gate/review.js';
 
 const shape = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input' });
 

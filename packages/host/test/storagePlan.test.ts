@@ -1,7 +1,7 @@
 import { StorageConflictError } from '@platform/sdk/integration';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callCapabilities } from '../src/capabilities/callCapabilities.js';
 import type { Queryable } from '../src/db/Db.js';
-import { callCapabilities } from '../src/routes/_callCapabilities.js';
 import { liveVersion } from '../src/store/integrations.js';
 import {
   applyStoragePlan,

@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundle } from '../src/install/buildBundle.js';
+import { buildBundle } from '../src/bundle/buildBundle.js';
+import { recordVerdict } from '../src/publish/submissions.js';
 import { addSeat, createSource, type Source } from '../src/store/integrations.js';
 import { createToken, createUser } from '../src/store/users.js';
-import { recordVerdict } from '../src/store/versions.js';
 import { FIXTURES, startTestHost, type TestHost } from './_host.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'platform-versions-test-'));

@@ -1,5 +1,5 @@
+import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { Host } from '../createHost.js';
-import { callCapabilities } from '../routes/_callCapabilities.js';
 import { type InstalledVersion, upsertActivation } from '../store/integrations.js';
 
 export interface ActivationOutcome {

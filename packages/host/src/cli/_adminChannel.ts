@@ -38,6 +38,21 @@ export interface AdminResponse {
 
 export const adminSocketPath = (dataDir: string) => join(dataDir, ADMIN_SOCKET);
 
+/** Runs one command line and says what to print: `runCli`'s contract, as the channel needs it. */
+export type CommandLineRunner = (
+  argv: readonly string[],
+  io: CliIo,
+) => Promise<({ readonly kind: 'exit' } & AdminResponse) | { readonly kind: 'serve' }>;
+
+// The command table runs through this channel, and serve (one of its commands) opens it: the table
+// registers its runner here when it loads (runCli.ts), so the channel never imports its caller.
+let commandLineRunner: CommandLineRunner | undefined;
+
+/** Called once by runCli.ts: the runner of the commands that come through the channel. */
+export function registerCommandLineRunner(runner: CommandLineRunner): void {
+  commandLineRunner = runner;
+}
+
 // One line of the protocol as a JSON object, or undefined for anything else.
 function jsonObject(line: string): Record<string, unknown> | undefined {
   try {
@@ -129,8 +144,6 @@ export async function openAdminChannel(options: {
     );
     return undefined;
   }
-  // The runner of commands is loaded on first use: runCli.ts imports serve.ts, which imports this.
-  const runCli = async (argv: readonly string[], io: CliIo) => (await import('./runCli.js')).runCli(argv, io);
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
 
@@ -156,6 +169,9 @@ export async function openAdminChannel(options: {
       // The command's words, up to its first option: no option value (a password) reaches the log.
       const firstOption = request.argv.findIndex((word) => word.startsWith('-'));
       const words = request.argv.slice(0, firstOption === -1 ? 3 : Math.min(firstOption, 3));
+      const runCli = commandLineRunner;
+      if (runCli === undefined)
+        throw new Error('the admin channel has no command runner (runCli.ts was not loaded)');
       const outcome = await runCli(request.argv, {
         cwd: request.cwd,
         // The running host's own settings apply (its database, its secret key), not the caller's.

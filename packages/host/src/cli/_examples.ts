@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildBundle } from '../bundle/buildBundle.js';
 import type { Host } from '../createHost.js';
-import { buildBundle } from '../install/buildBundle.js';
 import { installProject } from '../install/installProject.js';
 import { type InstalledVersion, liveVersion } from '../store/integrations.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type JobLogEntry, listJobs } from '../events/jobs.js';
+import { type JobLogEntry, listJobs } from '../events/jobLog.js';
 import {
   addSeat,
   addSourceAccount,

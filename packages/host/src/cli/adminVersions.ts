@@ -1,4 +1,4 @@
-import type { Review } from '../publish/review.js';
+import type { Review } from '../gate/review.js';
 import {
   DecisionError,
   findVersion,

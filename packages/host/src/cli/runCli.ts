@@ -1,4 +1,4 @@
-import { runThroughServe } from './_adminChannel.js';
+import { registerCommandLineRunner, runThroughServe } from './_adminChannel.js';
 import { dataOptionsFrom } from './_openHost.js';
 import { adminCommands } from './adminCommands.js';
 import { adminVersionCommands } from './adminVersions.js';
@@ -161,3 +161,6 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<Cli
     return failure(toCliError(error), json);
   }
 }
+
+// Commands sent to a running serve through its admin channel run here too.
+registerCommandLineRunner(runCli);

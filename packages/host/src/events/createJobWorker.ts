@@ -6,11 +6,13 @@ import {
   failAbandonedJobs,
   integrationsAtLimit,
   type Job,
+  type JobOutcome,
+  type RetryPolicy,
   releaseJobs,
   renewLease,
   unclaimJobs,
 } from './jobs.js';
-import { type JobOutcome, type RetryPolicy, runJob } from './runJob.js';
+import { runJob } from './runJob.js';
 
 export interface JobWorkerOptions {
   /** Names this instance in `locked_by`; default host name + pid + random. */
@@ -247,6 +249,15 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
     return filling;
   }
 
+  /** Fails the jobs whose worker died past their last attempt, and lets each one's kind clean up. */
+  async function failAbandoned(): Promise<void> {
+    const now = services.now();
+    for (const job of await failAbandonedJobs(services.db, now)) {
+      if (job.kind === 'webhook' || job.kind === 'schedule') continue;
+      await services.jobKinds[job.kind]?.abandoned?.(services.db, job.target, now);
+    }
+  }
+
   // The earliest wake-up wins: a poll scheduled after a job ended must not postpone its refill.
   function schedule(delay: number): void {
     const at = Date.now() + delay;
@@ -260,7 +271,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
           // Once a poll interval at most, not after every refill.
           if (Date.now() - abandonedCheckedAt < pollMs) return;
           abandonedCheckedAt = Date.now();
-          await failAbandonedJobs(services.db, services.now());
+          await failAbandoned();
         })
         .catch((error) => services.logger.error({ err: error }, 'claiming jobs failed'))
         .finally(() => {
@@ -284,7 +295,7 @@ export function createJobWorker(services: HostServices, options: JobWorkerOption
       for (;;) {
         await fill();
         if (unrecorded.size === 0) {
-          await failAbandonedJobs(services.db, services.now());
+          await failAbandoned();
           if ((await fill()) === 0 && unrecorded.size === 0) return launched - first;
           continue;
         }

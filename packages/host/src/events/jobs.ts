@@ -1,11 +1,19 @@
 import type { WebhookRequestInit } from '@platform/sdk/runtime';
 import { type PreparedSql, prepared, type Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
-import { abandonSubmission } from '../store/versions.js';
 
 /** Webhook deliveries, schedule runs, and the publish gate's checks of a submission. */
 export type JobKind = 'webhook' | 'schedule' | 'gate';
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** How a retry waits: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
+export interface RetryPolicy {
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
+
+/** `conflict`: queued again after a storage conflict (see `CONFLICT_RETRIES` in `runJob.ts`). */
+export type JobOutcome = 'succeeded' | 'retry' | 'conflict' | 'failed' | 'lost';
 
 /** A claimed job, as a worker runs it. */
 export interface Job {
@@ -26,26 +34,6 @@ export interface Job {
   readonly request?: WebhookRequestInit;
   /** Whether its account had the integration activated when it was claimed (`claimJobs`); absent: not asked. */
   readonly active?: boolean;
-}
-
-/** One line of the delivery/run log. */
-export interface JobLogEntry {
-  readonly id: string;
-  readonly kind: JobKind;
-  readonly integration: string;
-  readonly accountId: string;
-  readonly target: string;
-  readonly status: JobStatus;
-  readonly attempts: number;
-  readonly receivedAt: string;
-  readonly runAt: string;
-  readonly finishedAt: string | null;
-  readonly durationMs: number | null;
-  readonly error: string | null;
-  /** Runs retried because another call changed storage they read (not counted in `attempts`). */
-  readonly conflictRetries: number;
-  /** The instance running it, or the one that finished it. */
-  readonly instance: string | null;
 }
 
 /** What {@link enqueueJob} and {@link enqueueJobs} store for one job. */
@@ -377,48 +365,22 @@ export async function unclaimJobs(db: Queryable, worker: string, jobIds: readonl
 
 /**
  * Running jobs whose lease expired after their last attempt: their worker died; they are failed.
- * A gate job's submission is then rejected, so `platform status --watch` still gets a verdict.
+ * Answers the jobs failed, so the worker hands each to its kind's `abandoned` (a gate job's
+ * submission is then rejected, so `platform status --watch` still gets a verdict).
  */
-export async function failAbandonedJobs(db: Queryable, now: Date): Promise<number> {
-  const { rows, rowCount } = await db.query(
+export async function failAbandonedJobs(
+  db: Queryable,
+  now: Date,
+): Promise<{ readonly kind: JobKind; readonly target: string }[]> {
+  const { rows } = await db.query(
     prepared(`UPDATE jobs SET status = 'failed', finished_at = $1, locked_by = NULL, locked_until = NULL,
        last_error = COALESCE(last_error, 'the worker running it stopped before it finished')
      WHERE status = 'running' AND locked_until <= $1 AND attempts >= max_attempts
      RETURNING kind, payload`),
     [now],
   );
-  for (const row of rows) {
-    if (row.kind === 'gate') await abandonSubmission(db, (row.payload as { target: string }).target, now);
-  }
-  return rowCount;
-}
-
-/** The delivery/run log, newest first. Errors are stored redacted. */
-export async function listJobs(
-  db: Queryable,
-  filter: { slug?: string | undefined; accountId?: string | undefined; limit: number },
-): Promise<JobLogEntry[]> {
-  const { rows } = await db.query(
-    `SELECT id, kind, integration_slug, account_id, payload, status, attempts, conflicts, created_at, run_at, finished_at, duration_ms, last_error, locked_by
-     FROM jobs WHERE kind <> 'gate' AND ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
-     ORDER BY created_at DESC, id LIMIT $3`,
-    [filter.slug ?? null, filter.accountId ?? null, filter.limit],
-  );
-  const iso = (value: unknown) => (value === null ? null : new Date(value as string).toISOString());
   return rows.map((row) => ({
-    id: row.id as string,
     kind: row.kind as JobKind,
-    integration: row.integration_slug as string,
-    accountId: row.account_id as string,
     target: (row.payload as { target: string }).target,
-    status: row.status as JobStatus,
-    attempts: row.attempts as number,
-    receivedAt: iso(row.created_at)!,
-    runAt: iso(row.run_at)!,
-    finishedAt: iso(row.finished_at),
-    durationMs: (row.duration_ms as number | null) ?? null,
-    error: (row.last_error as string | null) ?? null,
-    conflictRetries: row.conflicts as number,
-    instance: (row.locked_by as string | null) ?? null,
   }));
 }

@@ -1,33 +1,12 @@
 import { StorageConflictError } from '@platform/sdk/integration';
 import type { DefinitionManifest, RunResult } from '@platform/sdk/runtime';
 import { redactText } from '@platform/sdk/runtime';
-import type { Db, Queryable } from '../db/Db.js';
+import { callCapabilities } from '../capabilities/callCapabilities.js';
+import type { Db } from '../db/Db.js';
 import type { HostServices } from '../HostServices.js';
-import { runGateJob } from '../publish/runGateJob.js';
-import { callCapabilities } from '../routes/_callCapabilities.js';
 import { type InstalledVersion, readBundle } from '../store/integrations.js';
-import { type FinishJobInput, finishJob, holdsJob, type Job } from './jobs.js';
-
-/** How a retry waits: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
-export interface RetryPolicy {
-  readonly baseMs: number;
-  readonly maxMs: number;
-}
-
-/** `conflict`: queued again after a storage conflict (see {@link CONFLICT_RETRIES}). */
-export type JobOutcome = 'succeeded' | 'retry' | 'conflict' | 'failed' | 'lost';
-
-/** Thrown inside a job's commit transaction when the worker no longer holds the job: nothing is written. */
-export class LeaseLost extends Error {
-  override readonly name = 'LeaseLost';
-  constructor() {
-    super('this run no longer holds its job (its lease passed to another worker); nothing was saved');
-  }
-}
-
-/** How long a failed attempt waits before the next: `baseMs * 2^(attempt-1)`, at most `maxMs`. */
-export const retryDelay = (retry: RetryPolicy, attempts: number): number =>
-  Math.min(retry.baseMs * 2 ** (attempts - 1), retry.maxMs);
+import { jobFinisher, LeaseLost, retryDelay } from './jobFinisher.js';
+import { holdsJob, type Job, type JobOutcome, type RetryPolicy } from './jobs.js';
 
 /**
  * Conflict retries one job gets (another call changed storage its run read): they cost no
@@ -42,28 +21,6 @@ export const CONFLICT_RETRIES = 25;
  */
 export const conflictDelay = (n: number, random: () => number = Math.random): number =>
   Math.round((20 + random() * 230) * Math.min(Math.max(n, 1), 8));
-
-/**
- * Records an attempt's outcome for `job`, timed from now, only while `worker` holds it (see
- * `finishJob`): `in(tx, ...)` inside a transaction whose other writes stand or fall with it,
- * `alone(...)` through the instance's group commit of outcomes (`services.jobFinishes`).
- */
-export function jobFinisher(services: HostServices, job: Job, worker: string) {
-  const started = performance.now();
-  const input = (outcome: FinishJobInput['outcome']): FinishJobInput => ({
-    jobId: job.id,
-    worker,
-    now: services.now(),
-    durationMs: performance.now() - started,
-    outcome,
-  });
-  return {
-    in: (tx: Queryable, outcome: FinishJobInput['outcome']): Promise<boolean> =>
-      finishJob(tx, input(outcome)),
-    alone: (outcome: FinishJobInput['outcome']): Promise<boolean> =>
-      services.jobFinishes.submit(input(outcome)),
-  };
-}
 
 // Stored and shown in the log: URLs (queries, userinfo) redacted, bounded in size.
 const logMessage = (message: string) => redactText(message).slice(0, 2000);
@@ -142,7 +99,12 @@ export async function runJob(
     return recorded ? (again ? 'retry' : 'failed') : 'lost';
   };
 
-  if (job.kind === 'gate') return runGateJob(services, job, worker, retry);
+  if (job.kind !== 'webhook' && job.kind !== 'schedule') {
+    // Other kinds run by the handler their module registered (`services.jobKinds`).
+    const kind = services.jobKinds[job.kind];
+    if (kind === undefined) return fail(`no handler is registered for ${job.kind} jobs on this host`, false);
+    return kind.run(services, job, worker, retry);
+  }
   const { accountId, versionId } = job;
   if (accountId === null || versionId === null)
     return fail(`${job.kind} job without account or version`, false);

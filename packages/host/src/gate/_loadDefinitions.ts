@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
-import { buildBundle } from '../install/buildBundle.js';
+import { buildBundle } from '../bundle/buildBundle.js';
 import type { CheckLog } from './_checkLog.js';
 import { finding } from './_finding.js';
 import type { Finding, GateIntegration } from './GateResult.js';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { buildBundle } from '../bundle/buildBundle.js';
 import type { Db } from '../db/Db.js';
 import type { Runtime } from '../runtime/Runtime.js';
 import { newId } from '../store/ids.js';
@@ -11,7 +12,6 @@ import {
   type InstalledVersion,
   type Source,
 } from '../store/integrations.js';
-import { buildBundle } from './buildBundle.js';
 
 interface ProjectManifest {
   readonly integrations: readonly { readonly slug: string; readonly entry: string }[];

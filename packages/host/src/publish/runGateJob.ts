@@ -2,12 +2,16 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redactText } from '@platform/sdk/runtime';
-import type { Job } from '../events/jobs.js';
-import { type JobOutcome, jobFinisher, LeaseLost, type RetryPolicy, retryDelay } from '../events/runJob.js';
+import { jobFinisher, LeaseLost, retryDelay } from '../events/jobFinisher.js';
+import type { Job, JobOutcome, RetryPolicy } from '../events/jobs.js';
 import { type CheckResult, GATE_CHECKS, runGate } from '../gate/index.js';
-import type { HostServices } from '../HostServices.js';
+import type { HostServices, JobKindHandler } from '../HostServices.js';
 import { newId } from '../store/ids.js';
-import { abandonSubmission, recordVerdict, type StoredCheck, startChecking } from '../store/versions.js';
+import type { StoredCheck } from '../store/versions.js';
+import { abandonSubmission, recordVerdict, startChecking } from './submissions.js';
+
+/** The `gate` job kind, as createHost registers it in `services.jobKinds`. */
+export const gateJobKind: JobKindHandler = { run: runGateJob, abandoned: abandonSubmission };
 
 /**
  * Runs the gate over one submission (a `gate` job) and stores the verdict with the job's success

@@ -2,12 +2,12 @@ import { StorageConflictError } from '@platform/sdk/integration';
 import { ACTION_FAILED_MESSAGE, actionErrorResponse, STORAGE_CONFLICT_MESSAGE } from '@platform/sdk/runtime';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { checkStateChange } from './_auth.js';
 import { bodyLimit } from './_bodyLimit.js';
 import { resolveCall } from './_call.js';
-import { callCapabilities } from './_callCapabilities.js';
 import { errorResponse, requestIdOf } from './_errors.js';
 
 /** `POST /api/integrations/<slug>/actions/<name>?accountId=`: the production actions route. */

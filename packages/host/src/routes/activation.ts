@@ -1,12 +1,12 @@
 import { redactText } from '@platform/sdk/runtime';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
 import { deleteActivation, findActivation, upsertActivation } from '../store/integrations.js';
 import { type MembershipRole, membershipRole } from '../store/users.js';
 import { checkStateChange } from './_auth.js';
 import { type CallTarget, resolveCall } from './_call.js';
-import { callCapabilities } from './_callCapabilities.js';
 import { errorResponse, RouteError } from './_errors.js';
 
 const MANAGERS: readonly MembershipRole[] = ['owner', 'admin'];

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { listJobs } from '../events/jobs.js';
+import { listJobs } from '../events/jobLog.js';
 import type { HostServices } from '../HostServices.js';
 import { resolveCall } from './_call.js';
 import { RouteError } from './_errors.js';

@@ -11,6 +11,7 @@ import {
 } from '@platform/sdk/server';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
 import { findOAuthConnection, recordOAuthConnection } from '../oauth/oauthConnections.js';
 import { consumeOAuthState, createOAuthState } from '../oauth/oauthStates.js';
@@ -20,7 +21,6 @@ import { type InstalledVersion, liveVersion } from '../store/integrations.js';
 import { membershipRole, type User } from '../store/users.js';
 import { authenticate, hostOrigin } from './_auth.js';
 import { resolveCall } from './_call.js';
-import { callCapabilities } from './_callCapabilities.js';
 import { RouteError, requestIdOf } from './_errors.js';
 
 /**

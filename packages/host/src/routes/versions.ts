@@ -1,11 +1,11 @@
 import { type Context, Hono } from 'hono';
 import { ArchiveError, inspectArchive } from '../gate/index.js';
 import type { HostServices } from '../HostServices.js';
+import { createSubmission } from '../publish/submissions.js';
 import { securityEvent } from '../security/securityEvent.js';
-import { findSource, type SeatRole, type Source } from '../store/integrations.js';
+import { findSource, type SeatRole, SlugTakenError, type Source } from '../store/integrations.js';
 import type { User } from '../store/users.js';
 import {
-  createSubmission,
   DecisionError,
   findVersion,
   listSourceVersions,
@@ -13,7 +13,6 @@ import {
   promoteVersion,
   rejectVersion,
   rollbackIntegration,
-  SlugTakenError,
 } from '../store/versions.js';
 import { checkStateChange, requireCliUser } from './_auth.js';
 import { bodyLimit } from './_bodyLimit.js';

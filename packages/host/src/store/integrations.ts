@@ -1,7 +1,6 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import { newId } from './ids.js';
-import { makeLive, nextVersionNumber, SlugTakenError } from './versions.js';
 
 export type SourceStage = 'development' | 'production';
 export type SeatRole = 'owner' | 'publisher' | 'viewer';
@@ -21,6 +20,59 @@ export interface InstalledVersion {
   readonly sourceId: string;
   readonly manifest: DefinitionManifest;
   loadBundle(): Promise<string>;
+}
+
+/** Thrown when a slug belongs to another source. */
+export class SlugTakenError extends Error {
+  constructor(
+    readonly slug: string,
+    readonly ownerSource: string,
+  ) {
+    super(`Integration "${slug}" belongs to source "${ownerSource}".`);
+  }
+}
+
+/**
+ * The next version number of `slug` for `source`, in the caller's transaction: creates the
+ * integration (owned by `source`) on its first version, and locks its row so concurrent versions
+ * never share a number. A slug another source owns throws `SlugTakenError`.
+ */
+export async function nextVersionNumber(tx: Queryable, slug: string, source: Source): Promise<number> {
+  await tx.query(
+    'INSERT INTO integrations (slug, source_id, name) VALUES ($1, $2, $1) ON CONFLICT (slug) DO NOTHING',
+    [slug, source.id],
+  );
+  const owner = await tx.query(
+    `SELECT s.id, s.slug FROM integrations i JOIN sources s ON s.id = i.source_id WHERE i.slug = $1 FOR UPDATE OF i`,
+    [slug],
+  );
+  const ownerRow = owner.rows[0]!;
+  if (ownerRow.id !== source.id) throw new SlugTakenError(slug, ownerRow.slug as string);
+  const { rows } = await tx.query(
+    'SELECT COALESCE(MAX(number), 0)::int + 1 AS next FROM versions WHERE integration_slug = $1',
+    [slug],
+  );
+  return rows[0]!.next as number;
+}
+
+/** Points an integration at a version and records it in the live history. */
+export async function makeLive(
+  tx: Queryable,
+  input: {
+    slug: string;
+    versionId: string;
+    reason: 'install' | 'dev' | 'promote' | 'rollback';
+    userId: string | null;
+  },
+): Promise<void> {
+  await tx.query('UPDATE integrations SET live_version_id = $1 WHERE slug = $2', [
+    input.versionId,
+    input.slug,
+  ]);
+  await tx.query(
+    'INSERT INTO live_history (integration_slug, version_id, reason, made_live_by) VALUES ($1, $2, $3, $4)',
+    [input.slug, input.versionId, input.reason, input.userId],
+  );
 }
 
 /** A version's bundle (large: it carries the partner's dependencies). */

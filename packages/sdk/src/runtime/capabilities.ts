@@ -1,5 +1,4 @@
 import type { LogLevel } from '../integration/types.js';
-import type { StorageRef } from './storageTransaction.js';
 
 /** One HTTP hop as it crosses the capability boundary: plain JSON, body in base64. */
 export interface CapabilityFetchRequest {
@@ -27,6 +26,12 @@ export function capabilityHeader(response: CapabilityFetchResponse, name: string
 }
 
 export type StorageScopeName = 'account' | 'user';
+
+/** One stored key: a storage scope and a declared key. */
+export interface StorageRef {
+  readonly scope: StorageScopeName;
+  readonly key: string;
+}
 
 /** A key read ahead of a call: `value` is absent when nothing is stored. */
 export interface PreloadedValue extends StorageRef {

@@ -48,14 +48,12 @@ export {
   OAUTH_CALLBACK_ERROR_CODES,
   type OAuthCallbackErrorCode,
 } from './oauthCallbackErrorCodes.js';
+export { PAYLOAD_FIT_MAX_STEPS, payloadFitsShape, readPayloadShape } from './payloadFit.js';
 export {
-  PAYLOAD_FIT_MAX_STEPS,
   PAYLOAD_SHAPE_MAX_DEPTH,
   PAYLOAD_SHAPE_MAX_NODES,
   type PayloadShape,
-  payloadFitsShape,
   payloadShapeOf,
-  readPayloadShape,
 } from './payloadShape.js';
 export { readManifest } from './readManifest.js';
 export { redactFields, redactText, redactUrl } from './redact.js';

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
+import { payloadFitsShape, readPayloadShape } from './payloadFit.js';
 import {
   PAYLOAD_SHAPE_MAX_DEPTH,
   PAYLOAD_SHAPE_MAX_NODES,
   type PayloadShape,
-  payloadFitsShape,
   payloadShapeOf,
-  readPayloadShape,
 } from './payloadShape.js';
 
 const PROTO_KEY = JSON.parse('{"__proto__": {"id": 1}, "id": "x"}');

@@ -7,7 +7,7 @@ import {
 } from '@platform/integration-schema';
 import { z } from 'zod/v4';
 import type { DefinitionManifest } from './describeDefinition.js';
-import { readPayloadShape } from './payloadShape.js';
+import { readPayloadShape } from './payloadFit.js';
 
 // The manifest's fields, each taken from the definition's own field schema (one rule, one place).
 const field = definitionSchemas().definitionShape.shape;

@@ -1,14 +1,8 @@
 import { type ReactNode, useLayoutEffect } from 'react';
-import { useWidgetContext } from './_context.js';
-import { formatRelativeTime, type Moment, toDate, useNow } from './_relativeTime.js';
+import { useWidgetContext, type WidgetHealth } from './_context.js';
+import { formatRelativeTime, toDate, useNow } from './_relativeTime.js';
 
-/** The health the host resolves for a widget's integration. */
-export interface WidgetHealth {
-  readonly status: 'healthy' | 'degraded' | 'failing';
-  /** What is wrong, in words a user can act on. */
-  readonly message?: string;
-  readonly checkedAt?: Moment;
-}
+export type { WidgetHealth } from './_context.js';
 
 export interface WidgetHealthFooterProps {
   /** Default: the `health` given to `Widget`. Nothing is shown without one. */

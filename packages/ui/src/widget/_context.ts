@@ -1,7 +1,14 @@
 import { createContext, useContext } from 'react';
 import type { Moment } from './_relativeTime.js';
 import type { WidgetLabels } from './labels.js';
-import type { WidgetHealth } from './WidgetHealthFooter.js';
+
+/** The health the host resolves for a widget's integration. */
+export interface WidgetHealth {
+  readonly status: 'healthy' | 'degraded' | 'failing';
+  /** What is wrong, in words a user can act on. */
+  readonly message?: string;
+  readonly checkedAt?: Moment;
+}
 
 /** What `Widget.DataState` hands the chrome: the header shows Refresh, the footer the last update. */
 export interface WidgetDataStatus {

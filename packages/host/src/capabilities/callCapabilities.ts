@@ -1,12 +1,8 @@
-import {
-  createHostCapabilities,
-  type HostCall,
-  type HostCallScope,
-} from '../capabilities/createHostCapabilities.js';
-import { createPartnerLog } from '../capabilities/createPartnerLog.js';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
 import type { InstalledVersion } from '../store/integrations.js';
+import { createHostCapabilities, type HostCall, type HostCallScope } from './createHostCapabilities.js';
+import { createPartnerLog } from './createPartnerLog.js';
 
 /**
  * Capabilities for one call of one version. Every partner log line (ctx.logger, console in an
