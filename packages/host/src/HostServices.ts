@@ -15,7 +15,7 @@ import type { SecretBox } from './secrets/SecretBox.js';
 import type { TrustedProxies } from './security/clientAddress.js';
 import type { StoredKey, VersionedStorageValue } from './store/storage.js';
 
-/** Limits of DESIGN.md, all configurable. */
+/** The limits of docs/design.md ("Limits"), all configurable. */
 export interface HostLimits {
   readonly actionBodyBytes: number;
   readonly webhookBodyBytes: number;

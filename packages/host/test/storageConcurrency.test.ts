@@ -5,7 +5,7 @@ import { writeSecret } from '../src/store/secrets.js';
 import { readStorage, writeStorage } from '../src/store/storage.js';
 import { partnerLog, startTestHost, type TestHost } from './_host.js';
 
-// Storage concurrency (DESIGN.md section 7) through the real routes and job worker, on the default
+// Storage concurrency (docs/design.md) through the real routes and job worker, on the default
 // isolated runtime (suites.inProcess.test.ts reruns it in process, storageConcurrency.pg.test.ts on
 // PostgreSQL). Handlers of the `concurrency` fixture hold after their read until the test sets the
 // secret GO, so calls interleave exactly as each test says.

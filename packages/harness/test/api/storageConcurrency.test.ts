@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { harness, send } from './_helpers.js';
 
-// The harness keeps the host's storage rule (DESIGN.md section 7): a call's writes are saved when
+// The harness keeps the host's storage rule (docs/design.md): a call's writes are saved when
 // it succeeds, a checkpoint saves what came before it, and a call whose read changed meanwhile
 // answers `conflict`, in fixtures mode (memory) and in live mode (the live store).
 

@@ -24,7 +24,7 @@ import { resolveCall } from './_call.js';
 import { RouteError, requestIdOf } from './_errors.js';
 
 /**
- * The OAuth loop of an integration that declares `oauth` (DESIGN.md 4, "OAuth"):
+ * The OAuth loop of an integration that declares `oauth` (docs/design.md, "OAuth"):
  * - `GET /<slug>/oauth/connect?accountId=&returnPath=` -> 302 to the provider's authorization endpoint
  * - `GET /<slug>/oauth/callback?code=&state=` -> code exchange, `onTokens`, 302 to the return path;
  *   every failure redirects there with `<slug>_oauth_error=<code>`

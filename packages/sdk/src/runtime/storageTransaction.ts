@@ -3,7 +3,7 @@ import type { StorageRef, StorageScopeName } from './capabilities.js';
 
 export type { StorageRef } from './capabilities.js';
 
-// The one rule of storage concurrency (DESIGN.md section 7), for the host (over its database) and
+// The one rule of storage concurrency (docs/design.md), for the host (over its database) and
 // for memory and the harness: a call's writes are saved only if every key the call READ still has
 // the version it read. Keys a call only wrote are blind writes and never conflict (last save wins).
 // A call sees each key as it first read it, plus its own writes (repeatable reads).
