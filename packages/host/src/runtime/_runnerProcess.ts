@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import {
   type Capabilities,
   DEFINITION_CHECKED_GLOBAL,
@@ -7,7 +8,7 @@ import {
   type StorageRef,
   toWireError,
 } from '@platform/sdk/runtime';
-import { RUNNER_DIR } from './buildGuestPrelude.js';
+import { runnerEntry } from './_runnerEntry.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
 /** Why a call failed in the runner (`error`: the guest threw). */
@@ -18,7 +19,7 @@ const MAX_ISOLATES = 32;
 const ISOLATE_IDLE_MS = 10 * 60_000;
 /** CPU an isolate may use while none of its calls runs (work a handler left behind). */
 const LEFTOVER_CPU_MS = 100;
-/** Wall time a call may hold a runner's thread (runner.mjs, RUN_NOW_TIMEOUT_MS). */
+/** Wall time a call may hold a runner's thread (src/runner/_threadSlice.ts, RUN_NOW_TIMEOUT_MS). */
 const THREAD_SLICE_MS = 10;
 /**
  * How long a runner may take to answer once a call on it ran past its budget. Its thread answers
@@ -162,7 +163,7 @@ export interface RunnerStats {
   readonly callsOnPool: number;
   /** Versions whose calls now always enter through the pool (a call of theirs held the thread). */
   readonly pooledVersions: number;
-  /** Why versions were sent to the pool since the runner started (see runner.mjs, RUN_NOW_TIMEOUT_MS). */
+  /** Why versions were sent to the pool since the runner started (see src/runner/_threadSlice.ts, RUN_NOW_TIMEOUT_MS). */
   readonly pooledFor: PooledFor;
   /** Entries stopped at the slice that left their version on the thread (a first stop in a minute). */
   readonly stopsForgiven: number;
@@ -208,7 +209,8 @@ export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedV
   return [
     '--no-node-snapshot',
     permission,
-    `--allow-fs-read=${RUNNER_DIR}*`,
+    // (runnerEntry: from source, the runner is bundled into that folder before it is forked.)
+    `--allow-fs-read=${dirname(runnerEntry())}/*`,
     ...isolatedVm.readDirs.map((dir) => `--allow-fs-read=${dir}/*`),
     // node-gyp-build (isolated-vm 6.x/7.x) probes this file to pick glibc or musl prebuilds.
     '--allow-fs-read=/etc/alpine-release',
@@ -251,7 +253,7 @@ export function startRunnerProcess(options: {
   onWarning?: (message: string) => void;
 }): RunnerProcess {
   const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
-  const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
+  const child: ChildProcess = fork(runnerEntry(), [isolatedVm.main], {
     execArgv: runnerExecArgv(isolatedVm),
     env: { ...RUNNER_ENV },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
