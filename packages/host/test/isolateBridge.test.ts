@@ -219,7 +219,7 @@ describe('isolate bridge: calls enter on the runner thread while their isolate i
     expect(await invoke('slow', 'ok', {}, capabilities)).toMatchObject({ ok: true });
     expect((await stats()).callsOnThread).toBe(onThread);
     // A result through the pool crosses as the run's value, which only the runner measures
-    // (runner/limits.js: 8 MiB; the envelope's JSON is 21 characters more than the string).
+    // (src/runner/limits.ts: 8 MiB; the envelope's JSON is 21 characters more than the string).
     const crossing = 8 * 1024 * 1024;
     expect(await invoke('slow', 'oversized', { what: 'result', chars: crossing - 20 }, capabilities)).toEqual(
       {

@@ -160,7 +160,7 @@ describe('isolated runtime: wall clock, attribution, bounds', () => {
   });
 
   it('lets no piece over the crossing limits out of an isolate: results, log lines, capability requests, digest data', async () => {
-    // runner/limits.js: CROSSING_CHARS (8 MiB of UTF-16 code units) and LOG_LINE_CHARS (64 KiB).
+    // src/runner/limits.ts: CROSSING_CHARS (8 MiB of UTF-16 code units) and LOG_LINE_CHARS (64 KiB).
     const crossing = 8 * 1024 * 1024;
     const runtime = started({ runners: 1 });
     const logs: LogEntry[] = [];

@@ -1,24 +1,33 @@
+// Owns one runner child process seen from the host: forking it, its calls in flight, and the
+// messages it sends (the protocol's types: _runnerProtocol.ts).
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import {
-  type Capabilities,
-  DEFINITION_CHECKED_GLOBAL,
-  type LogEntry,
-  type StorageRef,
-  toWireError,
-} from '@platform/sdk/runtime';
-import { RUNNER_DIR } from './buildGuestPrelude.js';
+import { DEFINITION_CHECKED_GLOBAL } from '@platform/sdk/runtime';
+import { runnerEntry } from './_runnerEntry.js';
+import { RUNNER_ENV, runnerExecArgv } from './_runnerFlags.js';
+import { answerCapability, applyLogs, applyUsed } from './_runnerGuest.js';
+import type {
+  FromRunner,
+  InFlight,
+  RunnerCall,
+  RunnerOutcome,
+  RunnerProcess,
+  RunnerReport,
+  RunnerStats,
+  ToRunner,
+} from './_runnerProtocol.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
-/** Why a call failed in the runner (`error`: the guest threw). */
-type RunnerFailureKind = 'cpu' | 'memory' | 'requests' | 'size' | 'disposed' | 'error' | 'missing_code';
+export { RUNNER_ENV, runnerExecArgv } from './_runnerFlags.js';
+export { applyLogs } from './_runnerGuest.js';
+export type * from './_runnerProtocol.js';
 
 /** Isolates one runner keeps, and how long one may stay idle, unless told otherwise. */
 const MAX_ISOLATES = 32;
 const ISOLATE_IDLE_MS = 10 * 60_000;
 /** CPU an isolate may use while none of its calls runs (work a handler left behind). */
 const LEFTOVER_CPU_MS = 100;
-/** Wall time a call may hold a runner's thread (runner.mjs, RUN_NOW_TIMEOUT_MS). */
+/** Wall time a call may hold a runner's thread (src/runner/_threadSlice.ts, RUN_NOW_TIMEOUT_MS). */
 const THREAD_SLICE_MS = 10;
 /**
  * How long a runner may take to answer once a call on it ran past its budget. Its thread answers
@@ -26,203 +35,6 @@ const THREAD_SLICE_MS = 10;
  * 10 ms): past this it is killed, failing its calls in flight, and replaced.
  */
 const UNRESPONSIVE_RUNNER_MS = 10_000;
-
-/** What a runner reports about partner code it refused or stopped. */
-export interface RunnerReport {
-  readonly kind: 'capability_borrowing' | 'leftover_work';
-  readonly versionId: string;
-  readonly runner: number;
-  readonly message: string;
-}
-
-/** How a call into a runner ended: the guest's JSON result, or why there is none. */
-export type RunnerOutcome =
-  | { readonly ok: true; readonly value: string }
-  | {
-      readonly ok: false;
-      readonly error: {
-        readonly kind: RunnerFailureKind | 'runner_exit' | 'timeout';
-        readonly message: string;
-        /** The thrown error's name, for `error`. */
-        readonly name?: string;
-      };
-    };
-
-export interface RunnerCall {
-  readonly versionId: string;
-  /** The isolate script, sent only the first time this runner sees the version. */
-  readonly script: () => Promise<string>;
-  readonly request: string;
-  readonly capabilities: Capabilities;
-  readonly cpuLimitMs: number;
-  readonly timeoutMs: number;
-  /** Load the version for this call only: its isolate and code are dropped afterwards. */
-  readonly ephemeral?: boolean;
-}
-
-type FromRunner =
-  | { type: 'ready' }
-  | {
-      type: 'cap';
-      callId: string;
-      versionId: string;
-      capId: number;
-      method: string;
-      args: string;
-      logs?: unknown;
-      used?: unknown;
-    }
-  | { type: 'security'; kind: 'capability_borrowing'; versionId: string; message: string }
-  | { type: 'leftover'; versionId: string; cpuMs: number }
-  | { type: 'log'; callId: string; entries: unknown }
-  | { type: 'evicted'; versionId: string }
-  | {
-      type: 'stats';
-      statsId: number;
-      isolates: number;
-      versions: number;
-      callsOnThread: number;
-      callsOnPool: number;
-      pooledVersions: number;
-      pooledFor: PooledFor;
-      stopsForgiven: number;
-      continuationsOnThread: number;
-      reruns: Reruns;
-      messagesIn: number;
-      deliveriesIn: number;
-    }
-  | { type: 'result'; callId: string; ok: true; value: string; logs?: unknown; used?: unknown }
-  | {
-      type: 'result';
-      callId: string;
-      ok: false;
-      error: { kind: RunnerFailureKind; message: string; name?: string };
-      logs?: unknown;
-    };
-
-/** What the host sends a runner; each turn's messages travel together (see `post`). */
-type ToRunner =
-  | {
-      type: 'init';
-      prelude: string;
-      /** Set to true in each isolate made for a version not loaded only to read it (see the sdk's `DEFINITION_CHECKED_GLOBAL`). */
-      definitionCheckedGlobal: string;
-      memoryLimitMb: number;
-      maxIsolates: number;
-      idleMs: number;
-      leftoverCpuMs: number;
-      threadSliceMs: number;
-    }
-  | {
-      type: 'call';
-      callId: string;
-      versionId: string;
-      script?: string;
-      request: string;
-      deadline: number;
-      cpuLimitMs: number;
-      ephemeral?: true;
-    }
-  | { type: 'cap-result'; capId: number; reply: string }
-  | { type: 'abandon'; callId: string }
-  | { type: 'stats'; statsId: number };
-
-interface InFlight {
-  readonly versionId: string;
-  readonly capabilities: Capabilities;
-  readonly settle: (outcome: RunnerOutcome) => void;
-}
-
-/**
- * Versions sent to the pool, by why: stopped at the slice twice within a minute, entries whose
- * mean CPU passed a millisecond, and reruns that did not repeat their first run.
- */
-export interface PooledFor {
-  readonly stoppedTwice: number;
-  readonly mean: number;
-  readonly diverged: number;
-}
-
-/**
- * Calls run again after a continuation on the runner's thread was stopped (answered from their
- * first run's transcript), and those of them that asked for something else and failed.
- */
-export interface Reruns {
-  readonly replayed: number;
-  readonly diverged: number;
-}
-
-export interface RunnerStats {
-  readonly pid: number;
-  readonly isolates: number;
-  readonly versions: number;
-  /** Calls entered on the runner's own thread since it started (no hop to an isolate thread). */
-  readonly callsOnThread: number;
-  /** Calls entered through isolated-vm's thread pool since it started. */
-  readonly callsOnPool: number;
-  /** Versions whose calls now always enter through the pool (a call of theirs held the thread). */
-  readonly pooledVersions: number;
-  /** Why versions were sent to the pool since the runner started (see runner.mjs, RUN_NOW_TIMEOUT_MS). */
-  readonly pooledFor: PooledFor;
-  /** Entries stopped at the slice that left their version on the thread (a first stop in a minute). */
-  readonly stopsForgiven: number;
-  /** Capability answers delivered on the runner's thread, the code after them run there. */
-  readonly continuationsOnThread: number;
-  readonly reruns: Reruns;
-  /** Messages the runner took from the host, and the channel messages that carried them (see `post`). */
-  readonly messagesIn: number;
-  readonly deliveriesIn: number;
-}
-
-/** One runner child process and the calls in flight on it. */
-export interface RunnerProcess {
-  readonly pid: number;
-  readonly inFlight: number;
-  readonly exited: boolean;
-  /** Whether this runner holds the version's code (its isolate may still have to be created). */
-  has(versionId: string): boolean;
-  /** Isolates alive and versions whose code the runner holds (undefined once it has exited). */
-  stats(): Promise<RunnerStats | undefined>;
-  call(call: RunnerCall): Promise<RunnerOutcome>;
-  stop(): Promise<void>;
-}
-
-/**
- * A runner's whole environment: nothing of the host's (its secrets), but one malloc setting. With
- * glibc's arena per thread (the runner's isolate threads each allocate) ~0.3 MiB per isolate stayed
- * unreturned (bench: runner RSS over 20 isolates 7.9-8.2 -> 7.6-7.7 MiB, calls no slower). Other C
- * libraries ignore it.
- */
-export const RUNNER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1' };
-
-/**
- * Node flags of a runner: isolated-vm needs `--no-node-snapshot` and addons; the permission model
- * (`--permission` from Node 22, `--experimental-permission` on 20) lets it read only the runner's
- * folder and isolated-vm's, and spawn no process or worker; V8's young generation of each isolate
- * is sized so that a bundle's top level runs without a scavenge.
- */
-export function runnerExecArgv(isolatedVm: ResolvedIsolatedVm = resolveIsolatedVm()): string[] {
-  const permission = process.allowedNodeEnvironmentFlags.has('--permission')
-    ? '--permission'
-    : '--experimental-permission';
-  return [
-    '--no-node-snapshot',
-    permission,
-    `--allow-fs-read=${RUNNER_DIR}*`,
-    ...isolatedVm.readDirs.map((dir) => `--allow-fs-read=${dir}/*`),
-    // node-gyp-build (isolated-vm 6.x/7.x) probes this file to pick glibc or musl prebuilds.
-    '--allow-fs-read=/etc/alpine-release',
-    '--allow-addons',
-    '--no-warnings',
-    // A new isolate's young generation starts at 2 MiB (isolated-vm's 128 MiB limit gave 1 MiB):
-    // a bundle's top level (zod's classes, the guest engine) left ~2.9 MiB that two scavenges copied
-    // while it ran, 5-6 ms of a 14-20 ms run; now none. Bounded at 4 MiB (Node's main isolate
-    // otherwise grows to 16). Measured in the runner: cold start with code cache 24-26 -> 19-20 ms,
-    // memory per isolate 6.7-7.0 -> 5.5-5.9 MiB (fewer objects promoted into sparse old pages).
-    '--min-semi-space-size=2',
-    '--max-semi-space-size=4',
-  ];
-}
 
 /**
  * Forks a runner: `--no-node-snapshot` (isolated-vm needs it), the permission model reading only
@@ -251,7 +63,7 @@ export function startRunnerProcess(options: {
   onWarning?: (message: string) => void;
 }): RunnerProcess {
   const isolatedVm = options.isolatedVm ?? resolveIsolatedVm();
-  const child: ChildProcess = fork(`${RUNNER_DIR}runner.mjs`, [isolatedVm.main], {
+  const child: ChildProcess = fork(runnerEntry(), [isolatedVm.main], {
     execArgv: runnerExecArgv(isolatedVm),
     env: { ...RUNNER_ENV },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -487,93 +299,5 @@ export function startRunnerProcess(options: {
         ...(call.ephemeral ? { ephemeral: true } : {}),
       });
     });
-  }
-}
-
-/**
- * A call's console lines from its runner, in order: JSON text each (the prelude's), batched with
- * the call's next message. Anything else (not an array, a line that is not a JSON object) is dropped.
- */
-export function applyLogs(call: { readonly capabilities: Capabilities } | undefined, entries: unknown): void {
-  if (call === undefined || !Array.isArray(entries)) return;
-  for (const entry of entries) {
-    try {
-      const parsed: unknown = JSON.parse(String(entry));
-      // The call's logger checks level and message; a line that is no object never reaches it.
-      if (typeof parsed === 'object' && parsed !== null) call.capabilities.log(parsed as LogEntry);
-    } catch {
-      // A log line that is not JSON is dropped; it cannot come from the prelude.
-    }
-  }
-}
-
-/**
- * Preloaded storage values a call's guest says it used (JSON text of `{ scope, key }` objects, with
- * the call's next message): they count as read before that message is handled. Anything else is
- * dropped; the host capabilities only accept keys they preloaded for this call.
- */
-export function applyUsed(call: { readonly capabilities: Capabilities } | undefined, used: unknown): void {
-  const storage = call?.capabilities.storage;
-  if (storage?.preloadUsed === undefined || typeof used !== 'string') return;
-  let refs: unknown;
-  try {
-    refs = JSON.parse(used);
-  } catch {
-    return;
-  }
-  if (!Array.isArray(refs)) return;
-  storage.preloadUsed(
-    refs.filter(
-      (ref): ref is StorageRef =>
-        typeof ref === 'object' &&
-        ref !== null &&
-        (ref.scope === 'account' || ref.scope === 'user') &&
-        typeof ref.key === 'string',
-    ),
-  );
-}
-
-// Every capability call is checked again here: the method must be known and the arguments JSON.
-async function answerCapability(
-  capabilities: Capabilities | undefined,
-  method: string,
-  argsJson: string,
-): Promise<string> {
-  try {
-    if (capabilities === undefined) throw new Error('refused: no such call is running for this version');
-    const args = JSON.parse(argsJson) as unknown[];
-    if (!Array.isArray(args)) throw new TypeError('capability arguments must be a JSON array');
-    const [a, b, c] = args as [never, never, never];
-    let value: unknown;
-    switch (method) {
-      case 'fetch':
-        value = await capabilities.fetch(a);
-        break;
-      case 'storage.get':
-        value = await capabilities.storage.get(a, b);
-        break;
-      case 'storage.set':
-        value = await capabilities.storage.set(a, b, c);
-        break;
-      case 'storage.delete':
-        value = await capabilities.storage.delete(a, b);
-        break;
-      case 'secrets.get':
-        value = await capabilities.secrets.get(a);
-        break;
-      case 'secrets.set':
-        value = await capabilities.secrets.set(a, b);
-        break;
-      case 'checkpoint':
-        // No arguments: whatever the guest sent is ignored; the call's own writes are saved.
-        value = await capabilities.checkpoint();
-        break;
-      default:
-        throw new Error(`unknown capability "${method}"`);
-    }
-    return JSON.stringify({ ok: true, value });
-  } catch (error) {
-    // Class name, message, code and properties: the guest rebuilds the sdk's own error class.
-    return JSON.stringify({ ok: false, error: toWireError(error) });
   }
 }

@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-/** The folder of the runner process and the prelude sources (plain JavaScript, shipped with the package). */
-export const RUNNER_DIR = fileURLToPath(new URL('../../runner/', import.meta.url));
+export { RUNNER_DIR } from './_runnerEntry.js';
+
+/** The prelude's sources (plain JavaScript, shipped with the package's `src`), from `src` or `dist`. */
+const PRELUDE_ENTRY = fileURLToPath(new URL('../../src/runner/prelude/index.js', import.meta.url));
 
 let cached: Promise<string> | undefined;
 
@@ -12,12 +14,12 @@ const TAKE_DELIVER =
 
 /**
  * The isolate prelude (web APIs and the bridge glue) as one script, built once per host process
- * from `runner/prelude`; runners compile it once and reuse the V8 code cache for every isolate.
+ * from `src/runner/prelude`; runners compile it once and reuse the V8 code cache for every isolate.
  * @example const prelude = await buildGuestPrelude();
  */
 export function buildGuestPrelude(): Promise<string> {
   cached ??= (async () => {
-    const entry = `${RUNNER_DIR}prelude/index.js`;
+    const entry = PRELUDE_ENTRY;
     if (!existsSync(entry))
       throw new Error(`the isolate prelude is missing at ${entry}; reinstall @platform/host`);
     const result = await build({

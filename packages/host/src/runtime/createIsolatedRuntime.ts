@@ -11,6 +11,14 @@ import {
 } from '@platform/sdk/runtime';
 import { createGroupCommit, type GroupCommit } from '../db/groupCommit.js';
 import {
+  answersOf,
+  handlerOf,
+  PAYLOAD_BATCH_BYTES,
+  PAYLOAD_CHECKS_PER_BATCH,
+  type PayloadCheck,
+  type PayloadChecksCall,
+} from './_payloadChecks.js';
+import {
   type RunnerOutcome,
   type RunnerProcess,
   type RunnerReport,
@@ -18,61 +26,12 @@ import {
   startRunnerProcess,
 } from './_runnerProcess.js';
 import { buildGuestPrelude } from './buildGuestPrelude.js';
+import type { IsolatedRuntime, IsolatedRuntimeOptions } from './IsolatedRuntimeOptions.js';
 import { resolveIsolatedVm } from './isolatedVm.js';
-import type {
-  Runtime,
-  RuntimeCall,
-  RuntimeReport,
-  RuntimeVersion,
-  WebhookPayloadVerdict,
-} from './Runtime.js';
+import type { RuntimeCall, RuntimeVersion, WebhookPayloadVerdict } from './Runtime.js';
 import { toIsolateScript } from './toIsolateScript.js';
 
-export interface IsolatedRuntimeOptions {
-  /**
-   * Runner processes. Default: the machine's cores but one (at least one), which the host's own
-   * event loop keeps: on 2 cores one runner took the same load with 30-40% less CPU than two.
-   */
-  readonly runners?: number;
-  /** Per isolate. Default 128 MiB. */
-  readonly memoryLimitMb?: number;
-  /** CPU budget of one call; default its wall-clock budget (`timeoutMs`). */
-  readonly cpuLimitMs?: number;
-  /** Isolates one runner keeps (least recently used idle ones are disposed first). Default 32. */
-  readonly maxIsolatesPerRunner?: number;
-  /** An isolate idle this long is disposed, with its code. Default 10 minutes. */
-  readonly isolateIdleMs?: number;
-  /** Budget of `describe` (loading a bundle to read its definition). Default 10 s. */
-  readonly describeTimeoutMs?: number;
-  /**
-   * CPU an isolate may use while none of its calls runs (timers, promise chains or loops a handler
-   * left behind); past it the isolate is disposed and the next call gets a fresh one. Default 100 ms.
-   */
-  readonly leftoverCpuMs?: number;
-  /**
-   * Wall time a call may hold a runner's own thread (entering its idle isolate there, without the
-   * hop to isolated-vm's thread pool) before it is stopped and run again on the pool; a version
-   * whose entries there average past a tenth of it goes to the pool. Default 10 ms; tests of those
-   * rules on a loaded machine set a longer one.
-   */
-  readonly threadSliceMs?: number;
-  /**
-   * A runner that does not answer for this long once a call on it ran past its budget is killed
-   * (its calls in flight fail) and replaced. Default 10 s.
-   */
-  readonly unresponsiveRunnerMs?: number;
-  /** Operational messages (runner exits, runner stderr, runners killed for not answering). */
-  readonly onWarning?: (message: string) => void;
-  /** Partner code refused or stopped: borrowed call ids (a security event), leftover work. */
-  readonly onReport?: (report: RuntimeReport) => void;
-}
-
-export interface IsolatedRuntime extends Runtime {
-  /** Process ids of the runners started so far and still running (operations and tests). */
-  runnerPids(): number[];
-  /** Per running runner: its pid, isolates alive and versions whose code it holds. */
-  stats(): Promise<RunnerStats[]>;
-}
+export type { IsolatedRuntime, IsolatedRuntimeOptions } from './IsolatedRuntimeOptions.js';
 
 /**
  * The production runtime: partner code runs in V8 isolates (isolated-vm) inside a pool of runner
@@ -393,55 +352,4 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
       scripts.clear();
     },
   };
-}
-
-/** Payload checks in one batch at most, and their bodies' length (a larger body goes alone). */
-const PAYLOAD_CHECKS_PER_BATCH = 64;
-const PAYLOAD_BATCH_BYTES = 1024 * 1024;
-
-type PayloadCheck = Parameters<Runtime['parseWebhookPayload']>[0];
-
-/** The prelude's own op (runner/prelude): several payload checks of one version in one entry. */
-interface PayloadChecksCall {
-  readonly op: 'parseWebhookPayloads';
-  readonly items: readonly { webhookId: string; rawBody: string; contentType?: string }[];
-}
-
-/**
- * The prelude's answer to a batch of payload checks (JSON text from the isolate: checked, not
- * trusted): one answer per check, in order. A check that threw answers `{ __thrown }`, which
- * becomes the error its caller is rejected with; so does an answer that is not an object.
- */
-function answersOf(text: string, count: number): (WebhookPayloadVerdict | Error)[] {
-  const answers: unknown = JSON.parse(text);
-  if (!Array.isArray(answers) || answers.length !== count) {
-    throw new Error(
-      'the isolate answered a batch of payload checks with something other than one answer each',
-    );
-  }
-  return answers.map((answer: unknown) => {
-    const verdict = (answer ?? {}) as { ok?: unknown; error?: unknown; __thrown?: { message?: unknown } };
-    if (typeof verdict.__thrown === 'object' && verdict.__thrown !== null) {
-      return new Error(String(verdict.__thrown.message ?? 'the payload check failed'));
-    }
-    if (verdict.ok === true) return { ok: true };
-    if (verdict.ok === false && typeof verdict.error === 'object' && verdict.error !== null) {
-      return verdict as WebhookPayloadVerdict;
-    }
-    return new Error('the isolate answered a payload check with no verdict');
-  });
-}
-
-/** Which handler a guest call runs, for the keys to read ahead of it. */
-function handlerOf(request: GuestCall): string {
-  switch (request.op) {
-    case 'invokeAction':
-      return `action\n${request.actionName}`;
-    case 'deliverWebhook':
-      return `webhook\n${request.webhookId}`;
-    case 'runSchedule':
-      return `schedule\n${request.scheduleId}`;
-    default:
-      return request.op;
-  }
 }

@@ -1,3 +1,4 @@
+// Owns what may cross from an isolate in one piece; shared by the runner and the prelude (prelude/index.js).
 // What may cross from an isolate to the runner in one piece, in UTF-16 code units (string
 // length): the prelude holds partner code to it before anything is copied out, and the runner, which
 // trusts nothing from an isolate, checks it again before a message goes on to the host. A larger
@@ -19,20 +20,21 @@ export const CROSSING_CHARS = 8 * 1024 * 1024;
 export const LOG_LINE_CHARS = 64 * 1024;
 
 /** Why a piece did not cross: the same words from the prelude and the runner. */
-export function overLimit(what, length, limit) {
+export function overLimit(what: string, length: number, limit: number): string {
   return `${what} is ${length} characters; at most ${limit} cross from the isolate`;
 }
 
 // `stringify`: JSON.stringify as the caller holds it (the prelude's, taken before partner code ran).
+type Stringify = (value: unknown) => string;
 
 /** The answer to a capability request whose arguments (and used keys) are `size` characters. */
-export function requestRefusal(method, size, stringify) {
+export function requestRefusal(method: string, size: number, stringify: Stringify): string {
   const message = overLimit(`the ${method} request's arguments as JSON`, size, CROSSING_CHARS);
   return stringify({ ok: false, error: { name: 'Error', message } });
 }
 
 /** The line that stands for a log line of `length` characters that cannot cross. */
-export function droppedLogLine(length, stringify) {
+export function droppedLogLine(length: number, stringify: Stringify): string {
   return stringify({
     level: 'warn',
     message: `log line dropped: ${overLimit('its JSON', length, LOG_LINE_CHARS)}`,
