@@ -48,6 +48,14 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: 'host-runner-alone',
+      severity: 'error',
+      comment:
+        'The runner (packages/host/src/runner/) is the child process that runs partner code: it imports nothing of the host outside its folder.',
+      from: { path: `${HOST}runner/` },
+      to: { path: `${HOST}(?!runner/)` },
+    },
+    {
       name: 'host-services-as-type',
       severity: 'error',
       comment:

@@ -2,6 +2,7 @@
 // entries on this thread), its log lines and start marks, and crypto.subtle's hashing. Nothing that
 // comes out of an isolate is trusted: a request is served only for a call running in that isolate.
 import { createHash, createHmac } from 'node:crypto';
+import { MAX_PENDING, ResultTooLargeError } from './_callLimits.js';
 import { dispose, poolWork } from './_isolatePool.js';
 import {
   flushLogs,
@@ -12,7 +13,6 @@ import {
   MAX_LOG_LINES,
   send,
 } from './_outbox.js';
-import { ResultTooLargeError } from './_runCall.js';
 import { markStarted } from './_startFlags.js';
 import type { Call, Entry } from './_state.js';
 import { calls } from './_state.js';
@@ -21,9 +21,6 @@ import { CROSSING_CHARS, droppedLogLine, LOG_LINE_CHARS, overLimit, requestRefus
 
 // Security reports per isolate per minute; past that one line says how many were held back.
 export const REPORTS_PER_MINUTE = 10;
-// Timers and capability calls an isolate may keep waiting at once; past it the isolate goes (each
-// costs this process memory, and a runner serves other integrations too).
-export const MAX_PENDING = 10_000;
 export const REFUSED = JSON.stringify({
   ok: false,
   error: { name: 'Error', message: 'refused: this isolate is not running that call' },

@@ -1,10 +1,27 @@
 // Owns the runner's isolates: the spare made ahead, a version's isolate (compiled with its code
 // cache), eviction past the limits, disposal, and work sent to isolated-vm's thread pool.
 import { randomBytes } from 'node:crypto';
-import { beginner, logger, poster, subtle } from './_capabilityBridge.js';
 import { send } from './_outbox.js';
 import { START_SLOTS } from './_startFlags.js';
 import type { Call, CompiledScript, DisposeReason, Entry } from './_state.js';
+
+/** What each isolate's `__platformBridge` calls: the capability bridge's, handed in by the entry. */
+export interface IsolateBridge {
+  poster(entry: Entry): Entry['post'];
+  logger(entry: Entry): Entry['log'];
+  subtle(op: unknown, hash: unknown, key: unknown, data: unknown): string;
+  beginner(entry: Entry): (callId: unknown) => void;
+}
+
+// Set once by runner.mts before the first isolate: the bridge calls into the pool (to dispose an
+// isolate, to queue pool work), so the pool takes it by registration rather than importing it.
+let bridge: IsolateBridge;
+
+/** Called once by the entry (runner.mts), before any isolate is made. */
+export function installBridge(capabilityBridge: IsolateBridge): void {
+  bridge = capabilityBridge;
+}
+
 import { calls, cpuTimeOf, entries, ivm, preludeState, ready, settings, versions } from './_state.js';
 
 // An isolate that took calls on this thread gets an empty task on the pool at most this often while
@@ -50,8 +67,8 @@ export async function preparedEntry(): Promise<Entry> {
   try {
     const context = await isolate.createContext();
     // What the isolate posts and logs, also handed over in a batch at the end of an entry here.
-    entry.post = poster(entry);
-    entry.log = logger(entry);
+    entry.post = bridge.poster(entry);
+    entry.log = bridge.logger(entry);
     entry.startFlags = new Int32Array(new SharedArrayBuffer(4 * START_SLOTS));
     entry.freeStartSlots = Array.from({ length: START_SLOTS }, (_, slot) => START_SLOTS - 1 - slot);
     await context.evalClosure(
@@ -67,11 +84,11 @@ export async function preparedEntry(): Promise<Entry> {
           },
           { sync: true },
         ),
-        new ivm.Callback(subtle, { sync: true }),
+        new ivm.Callback(bridge.subtle, { sync: true }),
         // Asynchronous (a synchronous one cost ~50 us a call): the call's first moments are
         // charged to the leftover budget until this lands. Should that budget dispose the isolate
         // meanwhile, the call reruns fresh, which is safe: its capability requests come after this.
-        new ivm.Callback(beginner(entry), { ignored: true }),
+        new ivm.Callback(bridge.beginner(entry), { ignored: true }),
         // Copied, a SharedArrayBuffer stays shared: the start flags (see START_SLOTS).
         new ivm.ExternalCopy(entry.startFlags.buffer).copyInto({ release: true }),
       ],

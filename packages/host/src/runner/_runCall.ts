@@ -1,7 +1,7 @@
 // Owns one call from the host: entering its isolate (on this thread or the pool), its result or
 // failure, a rerun, and its end (release, abandon).
 
-import { MAX_PENDING } from './_capabilityBridge.js';
+import { MAX_PENDING, ResultTooLargeError } from './_callLimits.js';
 import { cacheIsCold, warmCachesOnce } from './_codeCache.js';
 import { clearTimers, dispose, entryFor, inUse, poolWork } from './_isolatePool.js';
 import { flushLogs, send, takeLogs } from './_outbox.js';
@@ -14,14 +14,6 @@ import { CROSSING_CHARS, overLimit } from './limits.js';
 
 // Ended call ids each isolate remembers, to tell a late request of its own from a borrowed id.
 export const ENDED_CALLS_KEPT = 256;
-
-// A result over CROSSING_CHARS (its length as the isolate says or as measured here): the call fails.
-// Made only here: an error from an isolate is never one.
-export class ResultTooLargeError extends Error {
-  constructor(length: number) {
-    super(overLimit("the handler's result as JSON", length, CROSSING_CHARS));
-  }
-}
 
 export function failure(entry: Entry | undefined, error: any) {
   if (error instanceof ResultTooLargeError) return { kind: 'size', message: error.message };

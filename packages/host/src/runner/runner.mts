@@ -28,12 +28,15 @@
 // unanswered, so work a handler left behind stalls instead of running on.
 // The entry the host forks (compiled to runner.mjs, or bundled to one when the host runs from source).
 
-import { evictIdle } from './_isolatePool.js';
+import { beginner, logger, poster, subtle } from './_capabilityBridge.js';
+import { evictIdle, installBridge } from './_isolatePool.js';
 import { capReplies, send } from './_outbox.js';
 import { abandon, runCall } from './_runCall.js';
 import { counters, pooledVersions, ready, settings, versions } from './_state.js';
 import { scheduleWatchdog } from './_watchdog.js';
 
+// The pool hands each isolate the capability bridge's callbacks.
+installBridge({ poster, logger, subtle, beginner });
 scheduleWatchdog();
 
 process.on('message', (message: any) => {
