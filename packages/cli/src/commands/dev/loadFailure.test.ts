@@ -15,7 +15,7 @@ describe('describeLoadFailure', () => {
       '    at /work/project/src/acme/integration.ts:4:16',
     ].join('\n');
     const failure = describeLoadFailure({ thrown, projectDir, redact: keep });
-    expect(failure.file).toBe('src/acme/integration.ts:4:16');
+    expect(failure.file).toBe('src/acme/integration.ts');
     expect(failure.fix).toBe(
       'Fix the error in src/acme/integration.ts and save it: the harness loads harness.config.ts again, and the page returns by itself.',
     );

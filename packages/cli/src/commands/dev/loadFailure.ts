@@ -119,7 +119,8 @@ function faultyFile(thrown: unknown, projectDir: string): string {
   }
   for (const match of String(error.stack ?? '').matchAll(STACK_FILE)) {
     const file = inProject(match[1], projectDir);
-    if (file !== undefined) return match[2] === undefined ? file : `${file}:${match[2]}:${match[3]}`;
+    // No line: a stack's positions are those of the code as transformed, not as written.
+    if (file !== undefined) return file;
   }
   return HARNESS_CONFIG_FILE;
 }
