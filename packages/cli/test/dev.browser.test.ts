@@ -272,6 +272,49 @@ describe.skipIf(noBrowser !== undefined)(
       await page.close();
     }, 120_000);
 
+    // A broken config or definition shows the dev server's failure in the page (a modal dialog that
+    // Esc dismisses), and the page returns by itself once the save fixes it. Its own page: the
+    // broken config throws in the page too, which the uncaught-error check below must not count.
+    async function expectOverlayAndRecovery(file: string, breakIt: (source: string) => string, says: RegExp) {
+      const path = join(project, file);
+      const source = readFileSync(path, 'utf8');
+      const page = await context.newPage();
+      await page.goto(url('/'));
+      await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor({ timeout: 60_000 });
+      try {
+        writeFileSync(path, breakIt(source));
+        const dialog = page.getByRole('dialog', { name: 'harness.config.ts failed to load' });
+        await dialog.waitFor({ timeout: 60_000 });
+        expect(await dialog.textContent()).toMatch(says);
+        expect(await dialog.textContent()).toContain(`Fix the`);
+        await check(page, `overlay-${file.replace(/\W+/g, '-')}`);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+      } finally {
+        writeFileSync(path, source);
+      }
+      await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor({ timeout: 60_000 });
+      await page.getByRole('link', { name: 'Acme Notes' }).first().waitFor({ timeout: 60_000 });
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await page.close();
+    }
+
+    it('a harness.config.ts error shows in the page, and the page recovers on the fixing save', async () => {
+      await expectOverlayAndRecovery(
+        'harness.config.ts',
+        (source) => source.replace("slug: 'acme-notes'", "slug: 'acme notes'"),
+        /"acme notes" is not a valid harness slug/,
+      );
+    }, 180_000);
+
+    it('a definition error shows in the page with the file and the findings, and the page recovers', async () => {
+      await expectOverlayAndRecovery(
+        join('src', 'acme-notes', 'integration.ts'),
+        (source) => source.replace("slug: 'acme-notes'", "slug: 'Acme Notes'"),
+        /src\/acme-notes\/integration\.ts[\s\S]*definition\.schema/,
+      );
+    }, 180_000);
+
     it('no page threw an uncaught error', () => {
       expect(pageErrors).toEqual([]);
     });

@@ -315,6 +315,26 @@ describe('platform dev with a broken harness.config.ts or definition', () => {
     expect((await action(dev, 'add-note', { title: 'x' }, { host: 'evil.example' })).status).toBe(403);
   });
 
+  it("gives the page's overlay the same failure: its module in index.html, the failure at its status path", async () => {
+    const page = await send(dev.report.url);
+    expect(page.body).toContain('src="/@platform-dev/overlay.js"');
+    expect((await send(new URL('/@platform-dev/overlay.js', dev.report.url).href)).body).toContain(
+      'platform:harness-status',
+    );
+    const status = await send(new URL('/@platform-dev/status', dev.report.url).href);
+    const { failure } = JSON.parse(status.body);
+    expect(failure).toMatchObject({ heading: 'harness.config.ts failed to load', file: 'harness.config.ts' });
+    expect(failure.message).toContain('"dev notes" is not a valid harness slug');
+    expect(dev.stderr()).toContain(failure.fix);
+    expect(
+      (
+        await send(new URL('/@platform-dev/status', dev.report.url).href, {
+          headers: { host: 'evil.example' },
+        })
+      ).status,
+    ).toBe(403);
+  });
+
   it('prints definition findings as validate does when the definition fails, and recovers on save', async () => {
     writeFileSync(configFile(), goodConfig);
     writeFileSync(entryFile(), goodEntry.replace("slug: 'dev-notes'", "slug: 'Dev Notes'"));

@@ -5,11 +5,18 @@ import { toCliError } from '../../cli/CliError.js';
 import { plural, type Style } from '../../cli/terminal.js';
 import { validateCommand } from '../validate/command.js';
 import type { Finding } from '../validate/finding.js';
-import { validateProject } from '../validate/validateProject.js';
+import { type ValidateReport, validateProject } from '../validate/validateProject.js';
 import { isLoopbackHost } from './isLoopbackAddress.js';
+import {
+  describeLoadFailure,
+  HARNESS_CONFIG_FILE,
+  type LoadFailure,
+  type PageLoadFailure,
+  pageLoadFailure,
+  renderLoadFailure,
+} from './loadFailure.js';
 
-/** The project's harness entry, next to platform.json. */
-export const HARNESS_CONFIG_FILE = 'harness.config.ts';
+export { HARNESS_CONFIG_FILE };
 
 /** The variable the harness API reads to answer non-loopback hosts. */
 export const EXPOSE_VARIABLE = 'PLATFORM_HARNESS_EXPOSE';
@@ -27,6 +34,11 @@ interface HarnessApiModule {
   ): { fetch(request: Request): Promise<Response> };
 }
 
+// The part of `@platform/sdk/runtime` used here: the redaction rule of the host's logs.
+interface SdkRuntimeModule {
+  redactText(text: string): string;
+}
+
 type HarnessState =
   | {
       readonly ok: true;
@@ -34,7 +46,7 @@ type HarnessState =
       readonly create: HarnessApiModule['createHarnessApiHandlers'];
       readonly handlers: { fetch(request: Request): Promise<Response> };
     }
-  | { readonly ok: false; readonly message: string; readonly findings: readonly Finding[] };
+  | { readonly ok: false; readonly failure: LoadFailure };
 
 /** What `createDevHarness` needs. */
 export interface DevHarnessOptions {
@@ -45,6 +57,8 @@ export interface DevHarnessOptions {
   /** The server's log (stderr): one call per message, newline included. */
   readonly log: (text: string) => void;
   readonly style: Style;
+  /** Told each time the load fails (what the page's overlay shows) or recovers (`null`). */
+  readonly onStatus?: (failure: PageLoadFailure | null) => void;
 }
 
 /** The API half of `platform dev`: the harness handlers on the project's current `harness.config.ts`. */
@@ -55,6 +69,8 @@ export interface DevHarness {
   reload(): Promise<void>;
   /** Whether the last load failed (a save anywhere in the project then retries). */
   readonly failed: boolean;
+  /** The last load's failure as the page shows it, or `null` when it loaded (after any load under way). */
+  status(): Promise<PageLoadFailure | null>;
 }
 
 /**
@@ -69,7 +85,9 @@ export async function createDevHarness(options: DevHarnessOptions): Promise<DevH
   let state: HarnessState | undefined;
   let queued = false;
 
-  const load = async (): Promise<HarnessState> => {
+  type Loaded = Extract<HarnessState, { ok: true }> | { readonly ok: false; readonly thrown: unknown };
+
+  const load = async (): Promise<Loaded> => {
     try {
       if (!existsSync(configPath)) {
         throw new Error(
@@ -98,7 +116,7 @@ export async function createDevHarness(options: DevHarnessOptions): Promise<DevH
       });
       return { ok: true, registry, create: api.createHarnessApiHandlers, handlers };
     } catch (thrown) {
-      return { ok: false, message: describe(thrown), findings: [] };
+      return { ok: false, thrown };
     }
   };
 
@@ -113,14 +131,25 @@ export async function createDevHarness(options: DevHarnessOptions): Promise<DevH
       log(
         `${style.green(verb)} ${HARNESS_CONFIG_FILE} (${plural(next.registry.length, 'integration')}: ${slugs || 'none'}).\n`,
       );
+      if (previous !== undefined && !previous.ok) options.onStatus?.(null);
       return;
     }
-    log(`${style.red(`${HARNESS_CONFIG_FILE} failed to load:`)} ${next.message}\n`);
-    const findings = await reportFindings(options);
+    const report = await validate(options);
+    const failure = describeLoadFailure({
+      thrown: next.thrown,
+      projectDir: options.projectDir,
+      findings: report?.findings ?? [],
+      redact: await loadRedaction(options.vite),
+    });
     log(
-      `The harness API answers 503 until this is fixed; the pages still load. Fix it and save: ${HARNESS_CONFIG_FILE} is loaded again.\n`,
+      renderLoadFailure(
+        failure,
+        style,
+        report === undefined ? undefined : validateCommand.render(report, style),
+      ),
     );
-    state = { ...next, findings };
+    state = { ok: false, failure };
+    options.onStatus?.(pageLoadFailure(failure));
   };
 
   let current = loadAndReport();
@@ -139,13 +168,17 @@ export async function createDevHarness(options: DevHarnessOptions): Promise<DevH
       });
       return current;
     },
+    async status() {
+      await current;
+      return state === undefined || state.ok ? null : pageLoadFailure(state.failure);
+    },
     async fetch(request) {
       await current;
       if (state?.ok === true) return state.handlers.fetch(request);
       return unavailable(
         request,
-        state?.message ?? 'The harness is starting.',
-        state?.findings ?? [],
+        state?.failure.message ?? 'The harness is starting.',
+        state?.failure.findings ?? [],
         options.env,
       );
     },
@@ -153,17 +186,27 @@ export async function createDevHarness(options: DevHarnessOptions): Promise<DevH
 }
 
 // Validation is what explains most failures (a definition that throws, a missing entry); its
-// report is printed as `platform validate` prints it.
-async function reportFindings(options: DevHarnessOptions): Promise<readonly Finding[]> {
+// report is printed as `platform validate` prints it, inside the failure's text.
+async function validate(options: DevHarnessOptions): Promise<ValidateReport | undefined> {
   try {
-    const report = await validateProject({ cwd: options.projectDir, env: options.env });
-    options.log(validateCommand.render(report, options.style));
-    return report.findings;
+    return await validateProject({ cwd: options.projectDir, env: options.env });
   } catch (thrown) {
     const error = toCliError(thrown);
     options.log(`${options.style.red('platform validate could not run:')} ${error.message}\n${error.hint}\n`);
-    return [];
+    return undefined;
   }
+}
+
+// The host's redaction rule, from the project's own @platform/sdk (as the harness API is loaded).
+// Should it not load, every URL is withheld rather than shown unredacted.
+async function loadRedaction(vite: ViteDevServer): Promise<(text: string) => string> {
+  try {
+    const runtime = (await vite.ssrLoadModule('@platform/sdk/runtime')) as SdkRuntimeModule;
+    if (typeof runtime.redactText === 'function') return (text) => runtime.redactText(text);
+  } catch {
+    // Falls through to the stricter rule.
+  }
+  return (text) => text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<URL withheld>');
 }
 
 // Still the loopback rule of the handlers: a failed load must not open the API to other hosts.
@@ -197,11 +240,4 @@ function unavailable(
     },
     { status: 503 },
   );
-}
-
-function describe(thrown: unknown): string {
-  if (!(thrown instanceof Error)) return String(thrown);
-  return thrown.name === 'Error' || thrown.message.startsWith(thrown.name)
-    ? thrown.message
-    : `${thrown.name}: ${thrown.message}`;
 }

@@ -6,6 +6,7 @@ import {
   defaultClientConditions,
   defaultServerConditions,
   type InlineConfig,
+  type Plugin,
   searchForWorkspaceRoot,
 } from 'vite';
 import { findInstalledPackage } from '../../project/packageJson.js';
@@ -25,6 +26,8 @@ export interface ShellViteOptions {
   readonly sourceCondition: boolean;
   /** A `--host` name Vite's host check must accept besides loopback and IP addresses. */
   readonly hostName?: string;
+  /** More plugins (the load-failure overlay). */
+  readonly plugins?: readonly Plugin[];
 }
 
 /**
@@ -41,7 +44,7 @@ export function shellViteConfig(options: ShellViteOptions): InlineConfig {
     appType: 'spa',
     clearScreen: false,
     cacheDir: join(options.shellDir, '.vite'),
-    plugins: [react()],
+    plugins: [react(), ...(options.plugins ?? [])],
     resolve: {
       conditions: [...conditions, ...defaultClientConditions],
       dedupe: ['react', 'react-dom'],

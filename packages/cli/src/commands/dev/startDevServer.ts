@@ -9,6 +9,7 @@ import type { Style } from '../../cli/terminal.js';
 import { MANIFEST_FILE, readManifest } from '../../project/readManifest.js';
 import { CLI_VERSION } from '../../version.js';
 import { createDevHarness, type DevHarness, EXPOSE_VARIABLE, HARNESS_CONFIG_FILE } from './devHarness.js';
+import { devOverlayPlugin, STATUS_EVENT } from './devOverlayPlugin.js';
 import { isLoopbackAddress, isLoopbackHost } from './isLoopbackAddress.js';
 import { checkShellContract, findHarnessPackage, SHELL_CONTRACT } from './shellContract.js';
 import { shellViteConfig } from './shellViteConfig.js';
@@ -82,6 +83,12 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
     env = { ...env, [EXPOSE_VARIABLE]: '1' };
   }
 
+  // Requests may come as soon as the port is open (a tab left from the last run): the pages are
+  // served at once, the API and the overlay's status once the harness has loaded.
+  let loaded: (harness: DevHarness) => void = () => undefined;
+  const harnessLoaded = new Promise<DevHarness>((resolve) => {
+    loaded = resolve;
+  });
   const httpServer = createServer();
   const bare = options.host.replace(/^\[(.*)\]$/, '$1');
   const vite = await createViteServer(
@@ -91,18 +98,13 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       harnessDir: harness.dir,
       httpServer,
       sourceCondition: options.sourceCondition,
+      plugins: [devOverlayPlugin(async () => (await harnessLoaded).status())],
       ...(isIP(bare) === 0 && bare !== 'localhost' ? { hostName: bare } : {}),
     }),
   );
   // In middleware mode nothing starts Vite's warm-up: transform the shell's entry now, so its
   // dependencies are bundled while the harness loads rather than when the first page asks.
   void vite.warmupRequest('/main.tsx').catch(() => undefined);
-  // Requests may come as soon as the port is open (a tab left from the last run): the pages are
-  // served at once, the API once the harness has loaded.
-  let loaded: (harness: DevHarness) => void = () => undefined;
-  const harnessLoaded = new Promise<DevHarness>((resolve) => {
-    loaded = resolve;
-  });
   const api = getRequestListener(async (request) => (await harnessLoaded).fetch(request), {
     overrideGlobalObjects: false,
   });
@@ -120,6 +122,8 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
       env,
       log: options.log,
       style: options.style,
+      // Every open page shows the failure, or reloads once the harness loads again.
+      onStatus: (failure) => vite.environments.client.hot.send(STATUS_EVENT, failure),
     });
     loaded(devHarness);
     watchProject(
