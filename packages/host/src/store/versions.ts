@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { CheckStatus, Finding, VersionStatus, VersionView } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
 import { enqueueJob } from '../events/jobs.js';
-import { GATE_CHECKS, type Finding as GateFinding, type GateIntegration } from '../gate/index.js';
+import { GATE_CHECKS, type GateIntegration } from '../gate/index.js';
 import { type Review, reviewManifest } from '../publish/review.js';
 import { newId } from './ids.js';
 import type { Source } from './integrations.js';
 
-/** A version's state: the gate's verdict once it has one. */
-export type VersionStatus = 'submitted' | 'checking' | 'rejected' | 'dev' | 'gated';
-
-export type CheckStatus = 'pending' | 'running' | 'passed' | 'failed' | 'skipped';
+// The views this store answers with are the wire contract's (@platform/wire), re-exported here.
+export type { CheckStatus, Finding, VersionStatus, VersionView };
 
 /** One check of a submission, as stored (the log is a capped tail). */
 export interface StoredCheck {
@@ -18,24 +17,6 @@ export interface StoredCheck {
   readonly status: CheckStatus;
   readonly ms?: number;
   readonly log?: string;
-}
-
-/** A finding as stored: the gate's, or the host's own about the gate (`gate`, `bundle`). */
-export type Finding = Omit<GateFinding, 'check'> & { readonly check: string };
-
-/** A version as the CLI and the admin see it. */
-export interface VersionView {
-  readonly id: string;
-  readonly slug: string;
-  readonly number: number;
-  readonly source: string;
-  readonly status: VersionStatus;
-  readonly live: boolean;
-  readonly createdAt: string;
-  readonly verdictAt: string | null;
-  readonly submissionId: string | null;
-  readonly decision: 'promoted' | 'rejected' | 'rolled_back' | null;
-  readonly checks: readonly { readonly name: string; readonly status: CheckStatus; readonly ms?: number }[];
 }
 
 /** Thrown when a slug belongs to another source. */
