@@ -13,7 +13,7 @@ export function buildCli(): void {
     [
       join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
       '-b',
-      ...['integration-schema', 'sdk', 'ui', 'harness', 'cli'].map((name) => `packages/${name}`),
+      ...['integration-schema', 'wire', 'sdk', 'ui', 'harness', 'cli'].map((name) => `packages/${name}`),
     ],
     { cwd: root, stdio: 'inherit' },
   );

@@ -61,7 +61,10 @@ export function packWorkspacePackages(destination: string): Record<string, strin
       '--json',
       '--pack-destination',
       destination,
-      ...['integration-schema', 'sdk', 'ui', 'harness', 'cli'].flatMap((name) => ['-w', `packages/${name}`]),
+      ...['integration-schema', 'wire', 'sdk', 'ui', 'harness', 'cli'].flatMap((name) => [
+        '-w',
+        `packages/${name}`,
+      ]),
     ],
     { cwd: REPO_ROOT, encoding: 'utf8', env: installEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
   );

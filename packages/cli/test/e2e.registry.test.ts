@@ -58,9 +58,9 @@ describe.skipIf(!registry.reachable)(
         `@platform:registry=${host!.baseUrl}/registry/\n`,
       );
       expect(host!.banner).toContain(`Registry:     ${host!.baseUrl}/registry/`);
-      expect(host!.output()).toMatch(/registry: packed 5 packages in \d+\.\d s/);
+      expect(host!.output()).toMatch(/registry: packed 6 packages in \d+\.\d s/);
       note(
-        `${/registry: packed 5 packages in [\d.]+ s/.exec(host!.output())?.[0]}; npm install ${(installMs / 1000).toFixed(1)} s`,
+        `${/registry: packed 6 packages in [\d.]+ s/.exec(host!.output())?.[0]}; npm install ${(installMs / 1000).toFixed(1)} s`,
       );
     });
 
@@ -72,6 +72,7 @@ describe.skipIf(!registry.reachable)(
         '@platform/integration-schema',
         '@platform/sdk',
         '@platform/ui',
+        '@platform/wire',
       ]);
       for (const entry of entries) {
         const short = entry.name.slice('@platform/'.length);

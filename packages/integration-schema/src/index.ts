@@ -25,6 +25,7 @@ export {
   storageDataTypes,
   USER_STORAGE_DATA_TYPES,
 } from './rules/storageKey.js';
+export { effectiveToolName } from './rules/toolName.js';
 export {
   isHeaderName,
   SIGNED_PAYLOAD_PLACEHOLDERS,

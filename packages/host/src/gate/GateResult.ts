@@ -1,4 +1,5 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { Finding as WireFinding } from '@platform/wire';
 
 /** The gate's checks, in the order they run. */
 export const GATE_CHECKS = [
@@ -26,19 +27,11 @@ export interface CheckResult {
   readonly log: string;
 }
 
-/** One problem the gate found, where it is and what to do about it. */
-export interface Finding {
-  readonly check: CheckName;
-  readonly severity: 'error' | 'warning';
-  /** Stable: `TS2322`, `project.host-compiler-rules`, `checks/no-tests`, `install.integrity`... */
-  readonly code: string;
-  readonly message: string;
-  /** Relative to the project root. */
-  readonly file?: string;
-  readonly line?: number;
-  /** An imperative sentence. */
-  readonly hint?: string;
-}
+/**
+ * One problem the gate found, where it is and what to do about it: the wire contract's finding
+ * (`@platform/wire`), its `check` one of the gate's. Stable codes: `TS2322`, `checks/no-tests`...
+ */
+export type Finding = Omit<WireFinding, 'check'> & { readonly check: CheckName };
 
 /** An integration that passed `definition.load` and `definition.schema`: what the runtime would run. */
 export interface GateIntegration {

@@ -13,7 +13,7 @@ const run = promisify(execFile);
  * The workspace folders whose packages a partner project installs, in build order. `harness`
  * joins when its folder exists.
  */
-export const WORKSPACE_PACKAGES = ['integration-schema', 'sdk', 'ui', 'cli', 'harness'] as const;
+export const WORKSPACE_PACKAGES = ['integration-schema', 'wire', 'sdk', 'ui', 'cli', 'harness'] as const;
 
 /**
  * The monorepo root when this package runs from a checkout (`packages/host/{src,dist}/registry`),

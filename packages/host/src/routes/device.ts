@@ -1,3 +1,4 @@
+import type { DeviceApproveResponse, DeviceCodeResponse, DeviceTokenResponse } from '@platform/wire';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { clientAddress } from '../security/clientAddress.js';
@@ -66,7 +67,7 @@ export function deviceRoutes(services: HostServices): Hono {
         verification_uri_complete: `${verificationUri}?code=${userCode}`,
         interval,
         expires_in: DEVICE_CODE_TTL_SECONDS,
-      },
+      } satisfies DeviceCodeResponse,
     });
   });
 
@@ -128,7 +129,7 @@ export function deviceRoutes(services: HostServices): Hono {
         expires_at: expiresAt.toISOString(),
         mfa_pending: mfaPending,
         user: { id: user.id, email: user.email, name: user.name },
-      },
+      } satisfies DeviceTokenResponse,
     });
   });
 
@@ -161,7 +162,11 @@ export function deviceRoutes(services: HostServices): Hono {
     services.logger.info({ userId: user.id, decision }, 'device sign-in answered');
     return c.json({
       ok: true,
-      data: { user_code: userCode, decision, client_name: outcome.clientName ?? null },
+      data: {
+        user_code: userCode,
+        decision,
+        client_name: outcome.clientName ?? null,
+      } satisfies DeviceApproveResponse,
     });
   });
 

@@ -1,3 +1,4 @@
+import type { TotpConfirmResponse, TotpSetupResponse } from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -45,7 +46,7 @@ export function mfaRoutes(services: HostServices): Hono {
     }
     const { secret, otpauthUrl } = newTotpSecret(user.email);
     await saveTotpSecret(services.db, services.secretBox, { userId: user.id, secret, enabledAt: undefined });
-    return c.json({ ok: true, data: { secret, otpauth_url: otpauthUrl } });
+    return c.json({ ok: true, data: { secret, otpauth_url: otpauthUrl } satisfies TotpSetupResponse });
   });
 
   app.post('/totp/confirm', async (c) => {
@@ -65,7 +66,7 @@ export function mfaRoutes(services: HostServices): Hono {
       });
     }
     if (result !== 'ok') throw mfaInvalid(services, c, { user, credential, via, result, purpose: 'confirm' });
-    return c.json({ ok: true, data: { enabled: true } });
+    return c.json({ ok: true, data: { enabled: true } satisfies TotpConfirmResponse });
   });
 
   return app;

@@ -1,3 +1,9 @@
+import type {
+  SourcesResponse,
+  SourceVersionsResponse,
+  UploadResponse,
+  VersionLogsResponse,
+} from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import { ArchiveError, inspectArchive } from '../gate/index.js';
 import type { HostServices } from '../HostServices.js';
@@ -95,7 +101,10 @@ export function versionRoutes(services: HostServices): Hono {
 
   app.get('/sources', async (c) => {
     const user = await requireCliUser(services, c, 'read');
-    return c.json({ ok: true, data: { sources: await seatsOf(services, user.id) } });
+    return c.json({
+      ok: true,
+      data: { sources: await seatsOf(services, user.id) } satisfies SourcesResponse,
+    });
   });
 
   app.post(
@@ -159,8 +168,8 @@ export function versionRoutes(services: HostServices): Hono {
             data: {
               submission: { id: created.submissionId },
               source: source.slug,
-              versions: created.versions.map((version) => ({ ...version, status: 'submitted' })),
-            },
+              versions: created.versions.map((version) => ({ ...version, status: 'submitted' as const })),
+            } satisfies UploadResponse,
           },
           202,
         );
@@ -186,7 +195,10 @@ export function versionRoutes(services: HostServices): Hono {
     const all = ['1', 'true'].includes(c.req.query('all') ?? '');
     return c.json({
       ok: true,
-      data: { source: source.slug, versions: await listSourceVersions(services.db, source.id, { all }) },
+      data: {
+        source: source.slug,
+        versions: await listSourceVersions(services.db, source.id, { all }),
+      } satisfies SourceVersionsResponse,
     });
   });
 
@@ -220,7 +232,9 @@ export function versionRoutes(services: HostServices): Hono {
     const detail = await readableVersion(c);
     return c.json({
       ok: true,
-      data: { checks: detail.checks.map(({ name, status, log }) => ({ name, status, log: log ?? '' })) },
+      data: {
+        checks: detail.checks.map(({ name, status, log }) => ({ name, status, log: log ?? '' })),
+      } satisfies VersionLogsResponse,
     });
   });
 
@@ -251,7 +265,11 @@ export function versionRoutes(services: HostServices): Hono {
     }
     return c.json({
       ok: true,
-      data: { version: detail.version, review: detail.review, findings: detail.findings },
+      data: {
+        version: detail.version,
+        review: detail.review,
+        findings: detail.findings,
+      },
     });
   });
 

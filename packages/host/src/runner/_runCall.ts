@@ -10,7 +10,7 @@ import type { Call, Entry, Replay } from './_state.js';
 import { calls, counters, cpuTimeOf, entries, pooledVersions, settings, versions } from './_state.js';
 import { diverge, runNow } from './_threadSlice.js';
 import { watchCalls } from './_watchdog.js';
-import { CROSSING_CHARS, overLimit } from './limits.js';
+import { CROSSING_CHARS } from './limits.js';
 
 // Ended call ids each isolate remembers, to tell a late request of its own from a borrowed id.
 export const ENDED_CALLS_KEPT = 256;

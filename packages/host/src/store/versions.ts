@@ -1,14 +1,13 @@
+import type { CheckStatus, Finding, VersionStatus, VersionView } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
-import type { Finding as GateFinding, Review } from '../gate/index.js';
+import type { Review } from '../gate/index.js';
 import { makeLive } from './integrations.js';
 
 // Versions as the CLI and the admin see them, and the admin's decisions on them (promote, reject,
 // roll back). A submission's life (stored, checked, its verdict) is `publish/submissions.ts`'s.
 
-/** A version's state: the gate's verdict once it has one. */
-export type VersionStatus = 'submitted' | 'checking' | 'rejected' | 'dev' | 'gated';
-
-export type CheckStatus = 'pending' | 'running' | 'passed' | 'failed' | 'skipped';
+// The views this store answers with are the wire contract's (@platform/wire), re-exported here.
+export type { CheckStatus, Finding, VersionStatus, VersionView };
 
 /** One check of a submission, as stored (the log is a capped tail). */
 export interface StoredCheck {
@@ -16,24 +15,6 @@ export interface StoredCheck {
   readonly status: CheckStatus;
   readonly ms?: number;
   readonly log?: string;
-}
-
-/** A finding as stored: the gate's, or the host's own about the gate (`gate`, `bundle`). */
-export type Finding = Omit<GateFinding, 'check'> & { readonly check: string };
-
-/** A version as the CLI and the admin see it. */
-export interface VersionView {
-  readonly id: string;
-  readonly slug: string;
-  readonly number: number;
-  readonly source: string;
-  readonly status: VersionStatus;
-  readonly live: boolean;
-  readonly createdAt: string;
-  readonly verdictAt: string | null;
-  readonly submissionId: string | null;
-  readonly decision: 'promoted' | 'rejected' | 'rolled_back' | null;
-  readonly checks: readonly { readonly name: string; readonly status: CheckStatus; readonly ms?: number }[];
 }
 
 const iso = (value: unknown): string | null =>

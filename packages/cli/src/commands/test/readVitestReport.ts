@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { parseVitestReport } from '@platform/wire/vitest-report';
 
 /** How many tests ran and how they ended. */
 export interface TestCounts {
@@ -27,99 +28,32 @@ export interface TestFailure {
   readonly message: string;
 }
 
-interface JsonAssertion {
-  readonly ancestorTitles?: readonly string[];
-  readonly title?: string;
-  readonly status?: string;
-  readonly failureMessages?: readonly string[];
-  readonly location?: { readonly line?: number };
-}
-
-interface JsonFileResult {
-  readonly name: string;
-  readonly status?: string;
-  readonly message?: string;
-  readonly assertionResults?: readonly JsonAssertion[];
-}
-
-interface JsonReport {
-  readonly numTotalTests?: number;
-  readonly numPassedTests?: number;
-  readonly numFailedTests?: number;
-  readonly numPendingTests?: number;
-  readonly numTodoTests?: number;
-  readonly testResults?: readonly JsonFileResult[];
-}
-
 /**
  * Reads vitest's JSON report (`--reporter=json`, the Jest-compatible shape every vitest version
- * writes) into counts and failures; `undefined` when the run ended before writing one.
+ * writes) into counts and failures; `undefined` when the run ended before writing one. The reading
+ * is `@platform/wire/vitest-report`'s, shared with the host's gate.
  */
 export function readVitestReport(
   reportPath: string,
   projectDir: string,
 ): { counts: TestCounts; failures: TestFailure[] } | undefined {
   if (!existsSync(reportPath)) return undefined;
-  let report: JsonReport;
+  let text: string;
   try {
-    report = JSON.parse(readFileSync(reportPath, 'utf8')) as JsonReport;
+    text = readFileSync(reportPath, 'utf8');
   } catch {
     return undefined;
   }
-  const failures: TestFailure[] = [];
-  let failedFiles = 0;
-  for (const file of report.testResults ?? []) {
-    const path = relative(projectDir, file.name);
-    const assertions = file.assertionResults ?? [];
-    // `message` is the file's own first error; vitest leaves it empty when only tests failed.
-    const fileError = file.message !== undefined && file.message !== '';
-    if (
-      fileError ||
-      (file.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed'))
-    ) {
-      failedFiles++;
-      failures.push({
-        name: '(file)',
-        file: path,
-        line: null,
-        message: firstLine(file.message ?? 'the file failed to run'),
-      });
-    }
-    for (const assertion of assertions) {
-      if (assertion.status !== 'failed') continue;
-      const error = assertion.failureMessages?.[0] ?? '';
-      failures.push({
-        name: [...(assertion.ancestorTitles ?? []), assertion.title ?? ''].join(' > '),
-        file: path,
-        line: lineInFile(error, file.name) ?? assertion.location?.line ?? null,
-        message: firstLine(error) || 'the test failed without a message',
-      });
-    }
-  }
+  const report = parseVitestReport(text);
+  if (report === undefined) return undefined;
   return {
-    counts: {
-      total: report.numTotalTests ?? 0,
-      passed: report.numPassedTests ?? 0,
-      failed: report.numFailedTests ?? 0,
-      skipped: report.numPendingTests ?? 0,
-      todo: report.numTodoTests ?? 0,
-      failedFiles,
-    },
-    failures,
+    counts: report.counts,
+    failures: report.failures.map((failure) => ({
+      name: failure.name,
+      file: relative(projectDir, failure.file),
+      line: failure.line ?? null,
+      // A file's message is its first line as the report gave it; none at all reads as below.
+      message: failure.message ?? 'the file failed to run',
+    })),
   };
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n').find((line) => line.trim() !== '') ?? '').trim();
-}
-
-// The line of the first stack frame in the test file itself: where the assertion failed.
-function lineInFile(stack: string, file: string): number | undefined {
-  for (const line of stack.split('\n')) {
-    const at = line.indexOf(`${file}:`);
-    if (at === -1) continue;
-    const match = /^:(\d+):\d+/.exec(line.slice(at + file.length));
-    if (match !== null) return Number(match[1]);
-  }
-  return undefined;
 }

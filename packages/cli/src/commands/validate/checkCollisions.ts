@@ -1,14 +1,7 @@
+import { effectiveToolName } from '@platform/integration-schema';
 import { toolsOf, widgetsOf } from './declarations.js';
 import { type Finding, finding } from './finding.js';
 import type { LoadedIntegration } from './loadDefinitions.js';
-
-/**
- * The name the model calls a tool by: the slug with `-` replaced by `_`, then `_`, then the tool
- * name (`acme-notes` + `sync` and `acme` + `notes_sync` both give `acme_notes_sync`).
- */
-export function effectiveToolName(slug: string, toolName: string): string {
-  return `${slug.replaceAll('-', '_')}_${toolName}`;
-}
 
 /** `collision.widget-id`: two integrations of one manifest declare the same widget id. */
 export function checkWidgetIdCollisions(integrations: readonly LoadedIntegration[]): Finding[] {

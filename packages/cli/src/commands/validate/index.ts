@@ -1,4 +1,5 @@
-export { effectiveToolName } from './checkCollisions.js';
+// The naming rule lives in integration-schema; still exported here, as it was, for callers of the CLI.
+export { effectiveToolName } from '@platform/integration-schema';
 export { validateCommand } from './command.js';
 export { FINDING_SEVERITY, type Finding, type FindingId, type Severity } from './finding.js';
 export {
