@@ -22,9 +22,12 @@ interface Manifest {
 }
 
 const manifests: Manifest[] = ['packages', 'examples'].flatMap((folder) =>
-  readdirSync(join(REPO_ROOT, folder)).map(
-    (name) => JSON.parse(readFileSync(join(REPO_ROOT, folder, name, 'package.json'), 'utf8')) as Manifest,
-  ),
+  readdirSync(join(REPO_ROOT, folder), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(
+      (entry) =>
+        JSON.parse(readFileSync(join(REPO_ROOT, folder, entry.name, 'package.json'), 'utf8')) as Manifest,
+    ),
 );
 const manifest = (name: string) => manifests.find((item) => item.name === name)!;
 const versionOf = (name: string) => manifest(name).version;
