@@ -1,21 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { parseVitestReport } from '@platform/wire/vitest-report';
+import { parseVitestReport, type VitestCounts } from '@platform/wire/vitest-report';
 
-/** How many tests ran and how they ended. */
-export interface TestCounts {
-  readonly total: number;
-  readonly passed: number;
-  readonly failed: number;
-  readonly skipped: number;
-  readonly todo: number;
-  /**
-   * Test files that failed as a whole, each a failure of its own besides `failed`: one that did
-   * not load (an import or syntax error, a definition that throws, a throw at the top level or
-   * while collecting a `describe`), or an error in a file-level hook.
-   */
-  readonly failedFiles: number;
-}
+/** How many tests ran and how they ended: the report's own counts (`parseVitestReport`). */
+export type TestCounts = VitestCounts;
 
 /** One failing test: its name, where it failed, and the first line of its first error. */
 export interface TestFailure {
