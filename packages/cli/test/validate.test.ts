@@ -314,10 +314,10 @@ describe('collisions across the integrations of one manifest', () => {
     const dir = project(
       projectFiles({
         'acme-notes': entrySource(
-          `{ slug: 'acme-notes', tools: [{ name: 'sync', description: 'Sync' }, { name: 'search', description: 'Search' }] }`,
+          `{ slug: 'acme-notes', tools: [{ name: 'sync', description: 'Sync', handler: () => null }, { name: 'search', description: 'Search', handler: () => null }] }`,
         ),
         acme: entrySource(
-          `{ slug: 'acme', tools: [{ name: 'notes_sync', description: 'Sync notes' }, { name: 'search', description: 'Search' }] }`,
+          `{ slug: 'acme', tools: [{ name: 'notes_sync', description: 'Sync notes', handler: () => null }, { name: 'search', description: 'Search', handler: () => null }] }`,
         ),
       }),
     );
@@ -332,6 +332,42 @@ describe('collisions across the integrations of one manifest', () => {
           'acme: tool "notes_sync" becomes "acme_notes_sync", the same name as tool "sync" of "acme-notes"',
       }),
     ]);
+  });
+});
+
+describe('tools as models see them', () => {
+  it('tool.name-too-long is an error; tool.no-handler and tool.input-schema are warnings', async () => {
+    const long = 'a'.repeat(60);
+    const dir = project(
+      projectFiles({
+        acme: `import { defineIntegration } from '@platform/sdk/integration';
+import { z } from 'zod';
+export default defineIntegration({
+  slug: 'acme',
+  tools: [
+    { name: '${long}', description: 'Long', handler: () => null },
+    { name: 'later', description: 'No handler yet' },
+    { name: 'either', description: 'A union', input: z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]), handler: () => null },
+    { name: 'text', description: 'A string', input: z.string(), handler: () => null },
+    { name: 'fine', description: 'An object', input: z.object({ q: z.string() }), handler: () => null },
+  ],
+});
+`,
+      }),
+    );
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(3);
+    const ids = (envelope.data?.findings ?? []).map((item) => [item.id, item.severity, item.path]);
+    expect(ids).toEqual([
+      ['tool.name-too-long', 'error', 'tools.0.name'],
+      ['tool.no-handler', 'warning', 'tools.1.handler'],
+      ['tool.input-schema', 'warning', 'tools.2.input'],
+      ['tool.input-schema', 'warning', 'tools.3.input'],
+    ]);
+    const [tooLong, , union, text] = envelope.data?.findings ?? [];
+    expect(tooLong?.message).toContain(`becomes "acme_${long}", 65 characters`);
+    expect(union?.message).toContain('root "anyOf"');
+    expect(text?.message).toContain('root is "string"');
   });
 });
 

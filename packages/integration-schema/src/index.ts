@@ -25,7 +25,18 @@ export {
   storageDataTypes,
   USER_STORAGE_DATA_TYPES,
 } from './rules/storageKey.js';
-export { effectiveToolName } from './rules/toolName.js';
+export {
+  EFFECTIVE_TOOL_NAME_MAX_LENGTH,
+  effectiveToolName,
+  effectiveToolNameProblem,
+} from './rules/toolName.js';
+export {
+  NO_ARGUMENTS_SCHEMA,
+  TOOL_INPUT_SCHEMA_MAX_CHARS,
+  type ToolInputSchemaResult,
+  toolInputSchema,
+  toolInputSchemaProblem,
+} from './rules/toolSchema.js';
 export {
   isHeaderName,
   SIGNED_PAYLOAD_PLACEHOLDERS,

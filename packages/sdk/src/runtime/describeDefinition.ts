@@ -1,4 +1,4 @@
-import type { WebhookSignature } from '@platform/integration-schema';
+import { toolInputSchema, type WebhookSignature } from '@platform/integration-schema';
 import type { AnyIntegrationDefinition, Proposes, WidgetDeclaration } from '../integration/types.js';
 import { type PayloadShape, payloadShapeOf } from './payloadShape.js';
 
@@ -28,7 +28,19 @@ export interface DefinitionManifest {
     readonly cron: string;
     readonly description?: string;
   }[];
-  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  readonly tools: readonly {
+    readonly name: string;
+    readonly description: string;
+    /** Has a handler, so a model can call it (absent in manifests stored before tools ran: read as false). */
+    readonly hasHandler?: boolean;
+    /**
+     * The input as JSON Schema (`toolSchemas.ts`), what `tools/list` shows a model; absent when
+     * the schema states none (then `inputSchemaProblem` says why). Written by partner code: the
+     * host reads it with `readManifest`, which caps its size.
+     */
+    readonly inputSchema?: Readonly<Record<string, unknown>>;
+    readonly inputSchemaProblem?: string;
+  }[];
   readonly widgets: readonly Omit<WidgetDeclaration, 'component'>[];
   readonly storage: { readonly account: readonly string[]; readonly user: readonly string[] };
   /**
@@ -75,7 +87,15 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
         payloadShape: payloadShapeOf(payloadSchema),
       })),
       schedules: (definition.schedules ?? []).map(({ id, cron, description }) => ({ id, cron, description })),
-      tools: (definition.tools ?? []).map(({ name, description }) => ({ name, description })),
+      tools: (definition.tools ?? []).map(({ name, description, input, handler }) => {
+        const shape = toolInputSchema(input);
+        return {
+          name,
+          description,
+          hasHandler: typeof handler === 'function',
+          ...(shape.ok ? { inputSchema: shape.schema } : { inputSchemaProblem: shape.reason }),
+        };
+      }),
       widgets: (definition.components?.widgets ?? []).map(({ component: _component, ...widget }) => widget),
       storage: {
         account: Object.keys(definition.storage?.account ?? {}),

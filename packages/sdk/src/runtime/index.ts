@@ -44,6 +44,14 @@ export {
 } from './envelope.js';
 export { type InvokeActionOptions, invokeAction } from './invokeAction.js';
 export {
+  type InvokeToolOptions,
+  invokeTool,
+  TOOL_FAILED_MESSAGE,
+  type ToolEnvelope,
+  type ToolError,
+  type ToolErrorCode,
+} from './invokeTool.js';
+export {
   isOAuthCallbackErrorCode,
   OAUTH_CALLBACK_ERROR_CODES,
   type OAuthCallbackErrorCode,

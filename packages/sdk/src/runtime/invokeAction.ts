@@ -1,14 +1,6 @@
-import { isErrorNamed } from '../integration/errors.js';
 import type { AnyIntegrationDefinition, IntegrationContext } from '../integration/types.js';
-import { errorMessage, isPublicActionError, publicActionStatus, toDevError } from './_errors.js';
-import { describeIssues, validateWith } from './_validate.js';
-import {
-  ACTION_FAILED_MESSAGE,
-  type ActionEnvelope,
-  type ActionError,
-  type DevError,
-  STORAGE_CONFLICT_MESSAGE,
-} from './envelope.js';
+import { type DeclaredFailure, runDeclaredHandler } from './_runDeclaredHandler.js';
+import { ACTION_FAILED_MESSAGE, type ActionEnvelope, type ActionError } from './envelope.js';
 
 export interface InvokeActionOptions {
   /**
@@ -51,68 +43,18 @@ export async function invokeAction(
       issues: [{ code: 'invalid_json', path: [], message: `Body is not JSON: ${(error as Error).message}` }],
     });
   }
-  const input = await validateWith(action.input, body);
-  if (!input.ok) {
-    return failure({
-      code: 'invalid_input',
-      message: `The input does not match the action's schema: ${describeIssues(input.issues)}`,
-      issues: input.issues,
-    });
-  }
-
-  let result: unknown;
-  try {
-    result = await action.handler(ctx, input.value);
-  } catch (thrown) {
-    // Not a handler bug: the call ran while another changed what it read; the caller retries.
-    if (isErrorNamed(thrown, 'StorageConflictError')) {
-      ctx.logger.warn(`action "${actionName}" stopped: ${errorMessage(thrown)}`);
-      return failure({ code: 'conflict', message: STORAGE_CONFLICT_MESSAGE });
-    }
-    ctx.logger.error(`action "${actionName}" failed: ${errorMessage(thrown)}`);
-    const isPublic = isPublicActionError(thrown);
-    const message = options.mode === 'production' && isPublic ? thrown.message : ACTION_FAILED_MESSAGE;
-    return handlerError(
-      message,
-      options,
-      toDevError(thrown),
-      isPublic ? publicActionStatus(thrown) : undefined,
-    );
-  }
-
-  let data = result;
-  if (action.output !== undefined) {
-    const output = await validateWith(action.output, result);
-    if (!output.ok) {
-      const message = `the result does not match the action's output schema: ${describeIssues(output.issues)}`;
-      ctx.logger.error(`action "${actionName}" failed: ${message}`);
-      return handlerError(ACTION_FAILED_MESSAGE, options, { message: `Action "${actionName}": ${message}` });
-    }
-    data = output.value;
-  }
-  try {
-    // The envelope goes out as JSON; a result JSON cannot carry is a handler fault, reported here.
-    return { ok: true, data: data === undefined ? null : JSON.parse(JSON.stringify(data)) };
-  } catch (error) {
-    const message = `the result cannot be sent as JSON (${(error as Error).message})`;
-    ctx.logger.error(`action "${actionName}" failed: ${message}`);
-    return handlerError(ACTION_FAILED_MESSAGE, options, { message: `Action "${actionName}": ${message}` });
-  }
+  const result = await runDeclaredHandler(action, body, ctx, {
+    kind: 'action',
+    name: actionName,
+    failedMessage: ACTION_FAILED_MESSAGE,
+    mode: options.mode,
+  });
+  if (result.ok) return result;
+  // The envelope carries the failure without `isPublic`, which is the tool adapters' concern.
+  const { isPublic: _isPublic, ...error } = result.error as DeclaredFailure & { isPublic?: boolean };
+  return failure(error);
 }
 
 function failure(error: ActionError): ActionEnvelope {
   return { ok: false, error };
-}
-
-// `status`: a PublicActionError's 4xx, in both modes (the harness answers it too, with its own message).
-function handlerError(
-  message: string,
-  options: InvokeActionOptions,
-  devError: DevError,
-  status?: number,
-): ActionEnvelope {
-  const withStatus = status === undefined ? {} : { status };
-  if (options.mode === 'harness')
-    return failure({ code: 'handler_error', message: ACTION_FAILED_MESSAGE, devError, ...withStatus });
-  return failure({ code: 'handler_error', message, ...withStatus });
 }

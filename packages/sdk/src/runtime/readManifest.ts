@@ -31,7 +31,13 @@ const manifestShape = z.strictObject({
       .extend({ hasReply: z.boolean().optional(), payloadShape: z.unknown().optional() }),
   ),
   schedules: z.array(schedule.pick({ id: true, cron: true, description: true })),
-  tools: z.array(tool.pick({ name: true, description: true })),
+  tools: z.array(
+    tool.pick({ name: true, description: true }).extend({
+      hasHandler: z.boolean().optional(),
+      inputSchema: z.record(z.string(), z.unknown()).optional(),
+      inputSchemaProblem: z.string().max(2000).optional(),
+    }),
+  ),
   widgets: z.array(widget.omit({ component: true })),
   storage: z.strictObject({ account: storageKeys, user: storageKeys }),
   storageShapes: z.strictObject({ account: jsonSchemas, user: jsonSchemas }).optional(),

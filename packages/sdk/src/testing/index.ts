@@ -1,4 +1,5 @@
 export { NoRecordedResponseError } from '../integration/errors.js';
+export { invokeTool, type ToolEnvelope, type ToolError } from '../runtime/invokeTool.js';
 export {
   createMockContext,
   MOCK_ACCOUNT_ID,

@@ -9,6 +9,9 @@ export const FINDING_SEVERITY = {
   'project.slug-agreement': 'error',
   'collision.widget-id': 'error',
   'collision.tool-name': 'error',
+  'tool.name-too-long': 'error',
+  'tool.no-handler': 'warning',
+  'tool.input-schema': 'warning',
   'icons/pro-only': 'warning',
   'docs/missing-file': 'warning',
 } as const;

@@ -7,6 +7,7 @@ import { checkToolNameCollisions, checkWidgetIdCollisions } from './checkCollisi
 import { checkCompilerRules } from './checkCompilerRules.js';
 import { checkDocs } from './checkDocs.js';
 import { checkIcons } from './checkIcons.js';
+import { checkTools } from './checkTools.js';
 import { type Finding, finding } from './finding.js';
 import { type LoadedIntegration, loadDefinitions, schemaFinding } from './loadDefinitions.js';
 
@@ -105,6 +106,7 @@ function checkIntegration(integration: LoadedIntegration): Finding[] {
     if (!parsed.ok) {
       findings.push(...parsed.problems.map((problem) => schemaFinding(integration, problem)));
     }
+    findings.push(...checkTools(integration));
   }
   if (integration.definitionSlug !== undefined && integration.definitionSlug !== integration.slug) {
     findings.push(

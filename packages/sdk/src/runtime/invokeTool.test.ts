@@ -1,0 +1,150 @@
+import { defineIntegration, PublicActionError } from '@platform/sdk/integration';
+import { describeDefinition, invokeTool, readManifest, TOOL_FAILED_MESSAGE } from '@platform/sdk/runtime';
+import { createMockContext, invokeTool as invokeToolFromTesting } from '@platform/sdk/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { z as z3 } from 'zod3';
+
+const definition = defineIntegration({
+  slug: 'acme-notes',
+  storage: { account: { 'cache/notes': z.array(z.object({ title: z.string() })) } },
+  tools: [
+    {
+      name: 'add_note',
+      description: 'Add a note',
+      input: z.object({ title: z.string().min(1) }),
+      handler: async (ctx, { title }) => {
+        const notes = (await ctx.storage.account.get('cache/notes')) ?? [];
+        await ctx.storage.account.set('cache/notes', [...notes, { title }]);
+        return { count: notes.length + 1 };
+      },
+    },
+    {
+      name: 'search_notes',
+      description: 'Search notes (zod 3 input)',
+      input: z3.object({ text: z3.string(), limit: z3.number().int().optional() }),
+      handler: async (ctx, { text }) => {
+        const notes = (await ctx.storage.account.get('cache/notes')) ?? [];
+        return notes.filter((note) => note.title.includes(text));
+      },
+    },
+    { name: 'count', description: 'No input', handler: () => 3 },
+    {
+      name: 'refuse',
+      description: 'Public refusal',
+      handler: () => Promise.reject(new PublicActionError('Not today.')),
+    },
+    { name: 'crash', description: 'A bug', handler: () => Promise.reject(new Error('secret internals')) },
+    { name: 'cyclic', description: 'Answers what JSON cannot carry', handler: () => 10n },
+    { name: 'later', description: 'Declared without a handler' },
+  ],
+  proposes: {
+    tools: {
+      add_note: { effect: 'write', sensitivity: 'low' },
+      search_notes: { effect: 'read', sensitivity: 'low' },
+    },
+  },
+});
+
+const production = { mode: 'production' } as const;
+
+describe('invokeTool', () => {
+  it("validates the arguments with the tool's schema, runs the handler with ctx and answers JSON", async () => {
+    const ctx = createMockContext(definition, {
+      storage: { account: { 'cache/notes': [{ title: 'first' }] } },
+    });
+    await expect(invokeTool(definition, 'add_note', { title: 'second' }, ctx, production)).resolves.toEqual({
+      ok: true,
+      data: { count: 2 },
+    });
+    await expect(invokeTool(definition, 'search_notes', { text: 'sec' }, ctx, production)).resolves.toEqual({
+      ok: true,
+      data: [{ title: 'second' }],
+    });
+    await expect(invokeTool(definition, 'count', undefined, ctx, production)).resolves.toEqual({
+      ok: true,
+      data: 3,
+    });
+  });
+
+  it('refuses arguments the schema refuses, naming the fields, without running the handler', async () => {
+    const ctx = createMockContext(definition);
+    const envelope = await invokeTool(definition, 'add_note', { title: '' }, ctx, production);
+    expect(envelope.ok).toBe(false);
+    if (envelope.ok) return;
+    expect(envelope.error.code).toBe('invalid_input');
+    expect(envelope.error.message).toMatch(/^The input does not match the tool's schema: title: /);
+    expect(await ctx.storage.account.get('cache/notes')).toBeUndefined();
+  });
+
+  it('answers tool_not_found for an unknown tool and for one without a handler, naming the callable ones', async () => {
+    const ctx = createMockContext(definition);
+    for (const name of ['nope', 'later', 'toString']) {
+      const envelope = await invokeTool(definition, name, {}, ctx, production);
+      expect(envelope).toMatchObject({ ok: false, error: { code: 'tool_not_found' } });
+      if (!envelope.ok)
+        expect(envelope.error.message).toContain('Tools with handlers: add_note, search_notes, count');
+    }
+  });
+
+  it('passes a PublicActionError message through as public, and hides any other failure', async () => {
+    const ctx = createMockContext(definition);
+    await expect(invokeTool(definition, 'refuse', {}, ctx, production)).resolves.toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: 'Not today.', isPublic: true },
+    });
+    const crash = await invokeTool(definition, 'crash', {}, ctx, production);
+    expect(crash).toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: TOOL_FAILED_MESSAGE, isPublic: false },
+    });
+    expect(JSON.stringify(crash)).not.toContain('secret internals');
+    await expect(invokeTool(definition, 'cyclic', {}, ctx, production)).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'handler_error', message: TOOL_FAILED_MESSAGE },
+    });
+    const harness = await invokeTool(definition, 'crash', {}, ctx, { mode: 'harness' });
+    expect(harness).toMatchObject({ ok: false, error: { devError: { message: 'secret internals' } } });
+  });
+
+  it('is what @platform/sdk/testing offers for tool tests', () => {
+    expect(invokeToolFromTesting).toBe(invokeTool);
+  });
+});
+
+describe('the manifest of tools', () => {
+  it("states each tool's handler and input JSON Schema, from zod 4 and zod 3 alike, and the host reads it back", () => {
+    const manifest = describeDefinition(definition);
+    const byName = Object.fromEntries(manifest.tools.map((tool) => [tool.name, tool]));
+    expect(byName.add_note).toMatchObject({
+      hasHandler: true,
+      inputSchema: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 1 } },
+        required: ['title'],
+      },
+    });
+    expect(byName.search_notes).toMatchObject({
+      hasHandler: true,
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string' }, limit: { type: 'integer' } },
+        required: ['text'],
+      },
+    });
+    expect(byName.search_notes?.inputSchema).not.toHaveProperty('$schema');
+    expect(byName.count?.inputSchema).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
+    expect(byName.later).toMatchObject({ hasHandler: false });
+    expect(readManifest(manifest).tools).toEqual(manifest.tools);
+  });
+
+  it('refuses a manifest whose tool input schema is not an object of JSON', () => {
+    const manifest = describeDefinition(definition);
+    const forged = { ...manifest, tools: [{ name: 'x', description: 'x', inputSchema: 'everything' }] };
+    expect(() => readManifest(forged)).toThrow(/tools\.0\.inputSchema/);
+  });
+});
