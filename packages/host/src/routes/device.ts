@@ -46,7 +46,7 @@ export function deviceRoutes(services: HostServices): Hono {
         hint: (seconds) => `Wait ${seconds} seconds, then run \`platform login\` again.`,
       });
     }
-    const body = await jsonBody(c, CODE_USAGE, { optional: true });
+    const body = await jsonBody(services.limits, c, CODE_USAGE, { optional: true });
     const clientName = body.client_name;
     if (clientName !== undefined && (typeof clientName !== 'string' || clientName.length > 100)) {
       throw invalidInput(CODE_USAGE, 'client_name must be a string of at most 100 characters.');
@@ -73,7 +73,7 @@ export function deviceRoutes(services: HostServices): Hono {
 
   app.post('/token', async (c) => {
     checkStateChange(services, c, { requireJson: false, credential: 'none' });
-    const body = await jsonBody(c, TOKEN_USAGE);
+    const body = await jsonBody(services.limits, c, TOKEN_USAGE);
     if (typeof body.device_code !== 'string' || body.device_code === '') {
       throw invalidInput(TOKEN_USAGE, 'device_code is missing.');
     }
@@ -143,7 +143,7 @@ export function deviceRoutes(services: HostServices): Hono {
         hint: `Open ${origin}/device in a browser signed in to the host, and approve there.`,
       });
     }
-    const body = await jsonBody(c, APPROVE_USAGE);
+    const body = await jsonBody(services.limits, c, APPROVE_USAGE);
     const userCode = typeof body.user_code === 'string' ? normalizeUserCode(body.user_code) : undefined;
     if (userCode === undefined) {
       throw invalidInput(APPROVE_USAGE, 'user_code is not a code like BCDF-GHJK.');

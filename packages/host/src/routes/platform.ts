@@ -5,12 +5,14 @@ import { totpEnabled } from '../store/totp.js';
 import { checkPassword, createToken, revokeToken } from '../store/users.js';
 import { checkStateChange, requireCredential, SESSION_COOKIE } from './_auth.js';
 import { errorResponse } from './_errors.js';
+import { jsonBody } from './_jsonBody.js';
 import { limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
 import { tokenRoutes } from './tokens.js';
 
 const SESSION_DAYS = 14;
+const SIGN_IN_USAGE = '{ "email": ..., "password": ... }';
 
 /**
  * `/api/platform/...`: sign-in with email and password (session cookie; `mfa_pending` for a user
@@ -22,12 +24,7 @@ export function platformRoutes(services: HostServices): Hono {
   app.post('/sign-in', async (c) => {
     // Creates a session and reads none: a foreign Origin is refused (login CSRF), no Origin is curl.
     checkStateChange(services, c, { requireJson: true, credential: 'none' });
-    let body: { email?: unknown; password?: unknown };
-    try {
-      body = await c.req.json();
-    } catch {
-      return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
-    }
+    const body = await jsonBody(services.limits, c, SIGN_IN_USAGE);
     if (typeof body.email !== 'string' || typeof body.password !== 'string') {
       return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
     }
