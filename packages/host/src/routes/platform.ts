@@ -6,7 +6,7 @@ import { checkPassword, createToken, revokeToken } from '../store/users.js';
 import { checkStateChange, requireCredential, SESSION_COOKIE } from './_auth.js';
 import { errorResponse } from './_errors.js';
 import { jsonBody } from './_jsonBody.js';
-import { limitPerMinute } from './_limitPerMinute.js';
+import { limitPerAddress, limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
 import { tokenRoutes } from './tokens.js';
@@ -24,6 +24,13 @@ export function platformRoutes(services: HostServices): Hono {
   app.post('/sign-in', async (c) => {
     // Creates a session and reads none: a foreign Origin is refused (login CSRF), no Origin is curl.
     checkStateChange(services, c, { requireJson: true, credential: 'none' });
+    // Anonymous: capped per client address before the body is read (and per email below).
+    await limitPerAddress(services, c, {
+      name: 'sign_ins',
+      limit: services.limits.signInsPerAddressPerMinute,
+      what: 'sign-in attempts',
+      hint: (seconds) => `Wait ${seconds} seconds, then sign in again.`,
+    });
     const body = await jsonBody(services.limits, c, SIGN_IN_USAGE);
     if (typeof body.email !== 'string' || typeof body.password !== 'string') {
       return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
