@@ -100,3 +100,12 @@ it('counts brackets outside strings only', () => {
   expect(nestsDeeper('{"a":[[[1]]]}', 3)).toBe(true);
   expect(nestsDeeper(`{"a":"${'['.repeat(100)}\\"${'{'.repeat(100)}"}`, 1)).toBe(false);
 });
+
+it('checks the body against the wire request schema, naming the path of the issue', async () => {
+  const response = await signIn(JSON.stringify({ email: 'someone@example.com', password: 7 }));
+  expect(response.status).toBe(400);
+  const body = (await response.json()) as any;
+  expect(body.error.code).toBe('invalid_input');
+  expect(body.error.message).toMatch(/^password: /);
+  expect(body.error.issues[0].path).toEqual(['password']);
+});

@@ -1,3 +1,4 @@
+import { signInRequestSchema } from '@platform/wire';
 import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
@@ -5,7 +6,7 @@ import { totpEnabled } from '../store/totp.js';
 import { checkPassword, createToken, revokeToken } from '../store/users.js';
 import { checkStateChange, requireCredential, SESSION_COOKIE } from './_auth.js';
 import { errorResponse } from './_errors.js';
-import { jsonBody } from './_jsonBody.js';
+import { parsedBody } from './_jsonBody.js';
 import { limitPerAddress, limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
@@ -31,10 +32,7 @@ export function platformRoutes(services: HostServices): Hono {
       what: 'sign-in attempts',
       hint: (seconds) => `Wait ${seconds} seconds, then sign in again.`,
     });
-    const body = await jsonBody(services.limits, c, SIGN_IN_USAGE);
-    if (typeof body.email !== 'string' || typeof body.password !== 'string') {
-      return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
-    }
+    const body = await parsedBody(services.limits, c, signInRequestSchema, SIGN_IN_USAGE);
     // Guessing one account's password is capped per email, across instances (scrypt is slow, but
     // not slow enough for an unbounded guess rate).
     const limit = services.limits.signInAttemptsPerMinute;
