@@ -48,6 +48,16 @@ export interface HostLimits {
   readonly signInAttemptsPerMinute: number;
   /** Device codes (`POST /api/platform/device/code`) one client address may ask for a minute (all instances together). */
   readonly deviceCodesPerMinute: number;
+  /** Password sign-ins one client address may try a minute (all instances together). */
+  readonly signInsPerAddressPerMinute: number;
+  /** Device token polls (`POST /api/platform/device/token`) from one client address a minute. */
+  readonly deviceTokenPollsPerMinute: number;
+  /** Device sign-in answers (`POST /api/platform/device/approve`) from one client address a minute. */
+  readonly deviceApprovalsPerMinute: number;
+  /** The body of a JSON route under `/api/platform` and `/api/integrations/<slug>/activation`, in bytes. */
+  readonly jsonBodyBytes: number;
+  /** Arrays and objects nested in such a body. */
+  readonly jsonBodyDepth: number;
 }
 
 export const DEFAULT_LIMITS: HostLimits = {
@@ -71,6 +81,11 @@ export const DEFAULT_LIMITS: HostLimits = {
   mfaAttemptsPerMinute: 10,
   signInAttemptsPerMinute: 10,
   deviceCodesPerMinute: 30,
+  signInsPerAddressPerMinute: 30,
+  deviceTokenPollsPerMinute: 120,
+  deviceApprovalsPerMinute: 30,
+  jsonBodyBytes: 256 * 1024,
+  jsonBodyDepth: 32,
 };
 
 /** A kind of job run by a handler its owning module registers in `services.jobKinds`. */

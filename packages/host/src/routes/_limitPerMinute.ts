@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { consumeRateLimit, type RateLimitBucket } from '../rateLimit.js';
+import { clientAddress } from '../security/clientAddress.js';
 import { type SecurityEventFields, securityEvent } from '../security/securityEvent.js';
 import { RouteError, requestIdOf } from './_errors.js';
 
@@ -32,4 +33,26 @@ export async function limitPerMinute(
   }
   c.header('Retry-After', String(result.retryAfterSeconds));
   throw new RouteError(429, 'rate_limited', input.message, { hint: input.hint(result.retryAfterSeconds) });
+}
+
+/**
+ * The per-client-address limit of an anonymous route (sign-in, device code, token, approve):
+ * `limit` requests from one address a minute, across instances; past it 429 `rate_limited`. A
+ * request through no socket (a test's `app.request()`) has no address and is not counted.
+ * @example await limitPerAddress(services, c, { name: 'sign_in', limit: 30, hint: (s) => `Wait ${s} seconds.` });
+ */
+export async function limitPerAddress(
+  services: HostServices,
+  c: Context,
+  input: { name: string; limit: number; what: string; hint: (retryAfterSeconds: number) => string },
+): Promise<void> {
+  const address = clientAddress(c, services.trustedProxies);
+  if (address === undefined) return;
+  await limitPerMinute(services, c, {
+    bucket: { key: `${input.name}:${address}`, limit: input.limit, name: `${input.name}_per_address` },
+    fields: { address },
+    event: `too many ${input.what} for one client address`,
+    message: `More than ${input.limit} ${input.what} for this address in a minute.`,
+    hint: input.hint,
+  });
 }

@@ -8,6 +8,9 @@ import { type MembershipRole, membershipRole } from '../store/users.js';
 import { checkStateChange } from './_auth.js';
 import { type CallTarget, resolveCall } from './_call.js';
 import { errorResponse, RouteError } from './_errors.js';
+import { jsonBody } from './_jsonBody.js';
+
+const ACTIVATION_USAGE = '{ "data": { ... } } (or an empty body)';
 
 const MANAGERS: readonly MembershipRole[] = ['owner', 'admin'];
 
@@ -43,7 +46,7 @@ export function activationRoutes(services: HostServices): Hono {
 
   app.post('/:slug/activation', async (c) => {
     const target = await managedCall(c, services);
-    const body = await jsonBody(c);
+    const body: { data?: unknown } = await jsonBody(services.limits, c, ACTIVATION_USAGE, { optional: true });
     const existing = await findActivation(services.db, target.version.slug, target.accountId);
     const data = body.data === undefined ? (existing?.data ?? null) : body.data;
     const { created } = await upsertActivation(services.db, {
@@ -61,7 +64,7 @@ export function activationRoutes(services: HostServices): Hono {
 
   app.put('/:slug/activation/data', async (c) => {
     const target = await managedCall(c, services);
-    const body = await jsonBody(c);
+    const body: { data?: unknown } = await jsonBody(services.limits, c, ACTIVATION_USAGE, { optional: true });
     if (!('data' in body))
       return errorResponse(c, 400, 'invalid_input', 'Send { "data": ... } with the new activation data.');
     if ((await findActivation(services.db, target.version.slug, target.accountId)) === undefined) {
@@ -102,25 +105,6 @@ async function managedCall(
     );
   }
   return target;
-}
-
-async function jsonBody(c: Context): Promise<{ data?: unknown }> {
-  const text = await c.req.text();
-  if (text.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new RouteError(
-      400,
-      'invalid_input',
-      'The body is not valid JSON; send { "data": ... } or an empty body.',
-    );
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RouteError(400, 'invalid_input', 'The body must be a JSON object such as { "data": { ... } }.');
-  }
-  return body as { data?: unknown };
 }
 
 async function runOnActivate(services: HostServices, target: CallTarget) {

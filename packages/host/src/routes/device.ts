@@ -1,7 +1,6 @@
 import type { DeviceApproveResponse, DeviceCodeResponse, DeviceTokenResponse } from '@platform/wire';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
-import { clientAddress } from '../security/clientAddress.js';
 import {
   createDeviceCode,
   DEVICE_CODE_TTL_SECONDS,
@@ -14,7 +13,7 @@ import { createToken, findUserById } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
 import { RouteError } from './_errors.js';
 import { invalidInput, jsonBody } from './_jsonBody.js';
-import { limitPerMinute } from './_limitPerMinute.js';
+import { limitPerAddress } from './_limitPerMinute.js';
 
 /** How long a CLI session from a device sign-in lasts. */
 export const CLI_SESSION_DAYS = 30;
@@ -35,18 +34,13 @@ export function deviceRoutes(services: HostServices): Hono {
     checkStateChange(services, c, { requireJson: false, credential: 'none' });
     // Anonymous, and each code is a row kept for its lifetime: capped per client address, across
     // instances (one sign-in needs one code; a request through no socket, a test's, is not counted).
-    const address = clientAddress(c, services.trustedProxies);
-    if (address !== undefined) {
-      const limit = services.limits.deviceCodesPerMinute;
-      await limitPerMinute(services, c, {
-        bucket: { key: `device-code:${address}`, limit, name: 'device_codes_per_address' },
-        fields: { address },
-        event: 'too many device codes for one client address',
-        message: `More than ${limit} device codes for this address in a minute.`,
-        hint: (seconds) => `Wait ${seconds} seconds, then run \`platform login\` again.`,
-      });
-    }
-    const body = await jsonBody(c, CODE_USAGE, { optional: true });
+    await limitPerAddress(services, c, {
+      name: 'device_codes',
+      limit: services.limits.deviceCodesPerMinute,
+      what: 'device codes',
+      hint: (seconds) => `Wait ${seconds} seconds, then run \`platform login\` again.`,
+    });
+    const body = await jsonBody(services.limits, c, CODE_USAGE, { optional: true });
     const clientName = body.client_name;
     if (clientName !== undefined && (typeof clientName !== 'string' || clientName.length > 100)) {
       throw invalidInput(CODE_USAGE, 'client_name must be a string of at most 100 characters.');
@@ -73,7 +67,13 @@ export function deviceRoutes(services: HostServices): Hono {
 
   app.post('/token', async (c) => {
     checkStateChange(services, c, { requireJson: false, credential: 'none' });
-    const body = await jsonBody(c, TOKEN_USAGE);
+    await limitPerAddress(services, c, {
+      name: 'device_token_polls',
+      limit: services.limits.deviceTokenPollsPerMinute,
+      what: 'device token polls',
+      hint: (seconds) => `Wait ${seconds} seconds, then poll again at the code's interval.`,
+    });
+    const body = await jsonBody(services.limits, c, TOKEN_USAGE);
     if (typeof body.device_code !== 'string' || body.device_code === '') {
       throw invalidInput(TOKEN_USAGE, 'device_code is missing.');
     }
@@ -135,6 +135,12 @@ export function deviceRoutes(services: HostServices): Hono {
 
   app.post('/approve', async (c) => {
     checkStateChange(services, c, { requireJson: true });
+    await limitPerAddress(services, c, {
+      name: 'device_approvals',
+      limit: services.limits.deviceApprovalsPerMinute,
+      what: 'device sign-in answers',
+      hint: (seconds) => `Wait ${seconds} seconds, then approve again.`,
+    });
     const origin = hostOrigin(services, c);
     const { user, credential } = await requireCredential(services, c, 'any');
     // A token or a CLI session cannot mint a CLI session: only a person at the page can.
@@ -143,7 +149,7 @@ export function deviceRoutes(services: HostServices): Hono {
         hint: `Open ${origin}/device in a browser signed in to the host, and approve there.`,
       });
     }
-    const body = await jsonBody(c, APPROVE_USAGE);
+    const body = await jsonBody(services.limits, c, APPROVE_USAGE);
     const userCode = typeof body.user_code === 'string' ? normalizeUserCode(body.user_code) : undefined;
     if (userCode === undefined) {
       throw invalidInput(APPROVE_USAGE, 'user_code is not a code like BCDF-GHJK.');

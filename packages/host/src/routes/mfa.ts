@@ -21,7 +21,7 @@ export function mfaRoutes(services: HostServices): Hono {
   app.post('/verify', async (c) => {
     checkStateChange(services, c, { requireJson: true });
     const { user, credential, via } = await requireCredential(services, c, 'any', { allowMfaPending: true });
-    const code = await codeOf(c);
+    const code = await codeOf(services, c);
     // Nothing to clear: saying so is harmless, and spends no code.
     if (!credential.mfaPending) return c.json({ ok: true, data: { user, mfa_pending: false } });
     await limitAttempts(services, c, user);
@@ -52,7 +52,7 @@ export function mfaRoutes(services: HostServices): Hono {
   app.post('/totp/confirm', async (c) => {
     checkStateChange(services, c, { requireJson: true });
     const { user, credential, via } = await requireSession(services, c);
-    const code = await codeOf(c);
+    const code = await codeOf(services, c);
     await limitAttempts(services, c, user);
     const result = await verifyTotp(services.db, services.secretBox, {
       userId: user.id,
@@ -72,8 +72,8 @@ export function mfaRoutes(services: HostServices): Hono {
   return app;
 }
 
-async function codeOf(c: Context): Promise<string> {
-  const body = await jsonBody(c, CODE_USAGE);
+async function codeOf(services: HostServices, c: Context): Promise<string> {
+  const body = await jsonBody(services.limits, c, CODE_USAGE);
   if (typeof body.code !== 'string' || body.code.trim() === '')
     throw invalidInput(CODE_USAGE, 'code is missing.');
   return body.code;

@@ -1,3 +1,4 @@
+import { signInRequestSchema } from '@platform/wire';
 import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
@@ -5,12 +6,14 @@ import { totpEnabled } from '../store/totp.js';
 import { checkPassword, createToken, revokeToken } from '../store/users.js';
 import { checkStateChange, requireCredential, SESSION_COOKIE } from './_auth.js';
 import { errorResponse } from './_errors.js';
-import { limitPerMinute } from './_limitPerMinute.js';
+import { parsedBody } from './_jsonBody.js';
+import { limitPerAddress, limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
 import { tokenRoutes } from './tokens.js';
 
 const SESSION_DAYS = 14;
+const SIGN_IN_USAGE = '{ "email": ..., "password": ... }';
 
 /**
  * `/api/platform/...`: sign-in with email and password (session cookie; `mfa_pending` for a user
@@ -22,15 +25,14 @@ export function platformRoutes(services: HostServices): Hono {
   app.post('/sign-in', async (c) => {
     // Creates a session and reads none: a foreign Origin is refused (login CSRF), no Origin is curl.
     checkStateChange(services, c, { requireJson: true, credential: 'none' });
-    let body: { email?: unknown; password?: unknown };
-    try {
-      body = await c.req.json();
-    } catch {
-      return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
-    }
-    if (typeof body.email !== 'string' || typeof body.password !== 'string') {
-      return errorResponse(c, 400, 'invalid_input', 'Send { "email": ..., "password": ... } as JSON.');
-    }
+    // Anonymous: capped per client address before the body is read (and per email below).
+    await limitPerAddress(services, c, {
+      name: 'sign_ins',
+      limit: services.limits.signInsPerAddressPerMinute,
+      what: 'sign-in attempts',
+      hint: (seconds) => `Wait ${seconds} seconds, then sign in again.`,
+    });
+    const body = await parsedBody(services.limits, c, signInRequestSchema, SIGN_IN_USAGE);
     // Guessing one account's password is capped per email, across instances (scrypt is slow, but
     // not slow enough for an unbounded guess rate).
     const limit = services.limits.signInAttemptsPerMinute;

@@ -27,7 +27,7 @@ export function tokenRoutes(services: HostServices): Hono {
         hint: `Sign in with \`platform login --host ${hostOrigin(services, c)}\` and create the token from that session.`,
       });
     }
-    const body = await jsonBody(c, CREATE_USAGE);
+    const body = await jsonBody(services.limits, c, CREATE_USAGE);
     const { name, scopes, expires_days: expiresDays } = body;
     if (typeof name !== 'string' || name.trim() === '' || name.length > 100) {
       throw invalidInput(CREATE_USAGE, 'name must be a non-empty string of at most 100 characters.');

@@ -23,6 +23,7 @@ import {
 import { checkStateChange, requireCliUser } from './_auth.js';
 import { bodyLimit } from './_bodyLimit.js';
 import { RouteError, requestIdOf } from './_errors.js';
+import { jsonBody } from './_jsonBody.js';
 
 interface Seat {
   readonly slug: string;
@@ -39,6 +40,8 @@ async function seatsOf(services: HostServices, userId: string): Promise<Seat[]> 
   );
   return rows as unknown as Seat[];
 }
+
+const REJECT_USAGE = '{ "reason": "why the version is rejected" }';
 
 /** The 403 for a user without the seat a source needs, listing the seats they hold. */
 async function noSeat(
@@ -298,13 +301,8 @@ export function versionRoutes(services: HostServices): Hono {
   );
 
   app.post('/admin/versions/:id/reject', async (c) => {
-    let reason = '';
-    try {
-      const body = (await c.req.json()) as { reason?: unknown };
-      if (typeof body.reason === 'string') reason = body.reason.trim();
-    } catch {
-      // Validated below.
-    }
+    const body = await jsonBody(services.limits, c, REJECT_USAGE, { optional: true });
+    const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
     if (reason === '') {
       throw new RouteError(400, 'invalid_input', 'Say why the version is rejected.', {
         hint: 'Send { "reason": "..." } as JSON; the publisher sees it in `platform status --findings`.',
