@@ -8,6 +8,7 @@ import { installDependencies } from './_installDependencies.js';
 import { type LoadedDefinitions, loadDefinitions } from './_loadDefinitions.js';
 import { runProjectTests } from './_runTests.js';
 import { networkSandbox } from './_sandbox.js';
+import { shadowPartnerToolchain } from './_toolchain.js';
 import { type TypecheckOutcome, typecheckHostRules, typecheckProject } from './_typecheck.js';
 import { unpackArchive } from './_unpackArchive.js';
 import { ArchiveError } from './ArchiveError.js';
@@ -21,6 +22,8 @@ export interface GateLimits {
   readonly testsMs?: number;
   /** The tail of each check's log that is kept. */
   readonly logBytes?: number;
+  /** The most of vitest's JSON report the gate reads. */
+  readonly reportBytes?: number;
 }
 
 export const DEFAULT_GATE_LIMITS = {
@@ -28,6 +31,7 @@ export const DEFAULT_GATE_LIMITS = {
   typecheckMs: 2 * 60_000,
   testsMs: 2 * 60_000,
   logBytes: 64 * 1024,
+  reportBytes: 8 * 1024 * 1024,
 } as const satisfies Required<GateLimits>;
 
 export interface GateInput {
@@ -121,8 +125,8 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   });
 
   const installNeeds = failed('archive').length > 0 ? 'the archive was refused' : undefined;
-  await check('install', installNeeds, async (log) =>
-    installDependencies({
+  await check('install', installNeeds, async (log) => {
+    const found = await installDependencies({
       projectDir,
       workDir,
       platformRegistry,
@@ -130,8 +134,10 @@ export async function runGate(input: GateInput): Promise<GateResult> {
       timeoutMs: limits.installMs,
       log,
       signal,
-    }),
-  );
+    });
+    if (found.length === 0) await shadowPartnerToolchain(projectDir, log);
+    return found;
+  });
 
   const needsInstall = installNeeds ?? (failed('install').length > 0 ? 'install failed' : undefined);
   let loaded: LoadedDefinitions | undefined;
@@ -172,7 +178,9 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   await check('checks/typecheck-host-rules', hostRulesNeeds, (log) =>
     typecheckHostRules(run(log, limits.typecheckMs), typecheck?.keys ?? new Set()),
   );
-  await check('checks/tests', needsInstall, (log) => runProjectTests(run(log, limits.testsMs)));
+  await check('checks/tests', needsInstall, (log) =>
+    runProjectTests({ ...run(log, limits.testsMs), reportBytes: limits.reportBytes }),
+  );
 
   const earlier = failed(...checks.keys());
   await check('bundle', earlier.length === 0 ? undefined : `failed: ${earlier.join(', ')}`, async (log) => {

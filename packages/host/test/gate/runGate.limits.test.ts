@@ -116,6 +116,7 @@ describe('checks/tests on its own', () => {
       workDir,
       timeoutMs: 60_000,
       log,
+      reportBytes: 1024 * 1024,
       sandbox: await networkSandbox(workDir),
     });
     expect(outcome, log.text()).toEqual({
@@ -159,6 +160,7 @@ describe('checks/tests on its own', () => {
         workDir,
         timeoutMs: 60_000,
         log,
+        reportBytes: 1024 * 1024,
         sandbox: await preloadSandbox(workDir, 'unshare is not used in this test'),
       });
       expect(outcome.passed, log.text()).toBe(false);
