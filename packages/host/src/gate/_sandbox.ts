@@ -3,11 +3,19 @@ import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import {
+  cgroupUnavailable,
+  createCgroup,
+  type LimitsHit,
+  type RunCgroup,
+  type RunLimits,
+} from './_cgroup.js';
+import { isolatedCommand, isolationUnavailable } from './_isolate.js';
 import { fdReporterSource } from './_toolchain.js';
 
 /** How partner code that runs in the gate (tsc, vitest and the tests) is kept off the network. */
 export interface Sandbox {
-  readonly kind: 'unshare' | 'preload';
+  readonly kind: 'isolated' | 'unshare' | 'preload';
   /** One line for the check log: which way, and why (and as which user). */
   readonly note: string;
   /** The host's own files for the run (preload, vitest reporter): root-owned, outside what partner code can write. */
@@ -19,7 +27,14 @@ export interface Sandbox {
     args: readonly string[],
     env: Readonly<Record<string, string>>,
   ): { command: string; args: string[]; env: Record<string, string>; uid?: number; gid?: number };
+  /** The run's limits reached since the last call (none where there is no cgroup). */
+  hit?(): Promise<LimitsHit>;
+  /** Kills whatever of the run is left and removes its cgroup. */
+  close?(): Promise<void>;
 }
+
+/** The limits of one run's sandbox: the cgroup's, and the size of its private /tmp and /dev/shm. */
+export type SandboxLimits = RunLimits & { readonly tmpBytes: number };
 
 /**
  * Who partner code runs as in the gate. A host running as root hands the work folder to `nobody`
@@ -110,7 +125,10 @@ export function unshareUnavailable(): Promise<string | undefined> {
  * preload (written into `workDir`) that makes net, tls, dns, http(s), dgram and fetch throw in every
  * Node process of the run: weaker (native code or a worker thread gets around it), and the log says so.
  */
-export async function networkSandbox(workDir: string): Promise<Sandbox> {
+export async function networkSandbox(workDir: string, limits?: SandboxLimits): Promise<Sandbox> {
+  if (limits !== undefined && (await isolationUnavailable()) === undefined) {
+    return isolatedSandbox(workDir, limits);
+  }
   const why = await unshareUnavailable();
   const sandbox = why === undefined ? await unshareSandbox(workDir) : await preloadSandbox(workDir, why);
   const user = await partnerUser(workDir);
@@ -118,6 +136,46 @@ export async function networkSandbox(workDir: string): Promise<Sandbox> {
     ...sandbox,
     note: `${sandbox.note}; ${userNote(user)}`,
     wrap: (command, args, env) => ({ ...sandbox.wrap(command, args, env), ...(user ?? {}) }),
+  };
+}
+
+/**
+ * Root with unshare and setpriv: each command in new mount, pid, network and IPC namespaces, as
+ * nobody, with a private /run, /tmp and /dev/shm, in the run's cgroup (where the machine has one).
+ */
+async function isolatedSandbox(workDir: string, limits: SandboxLimits): Promise<Sandbox> {
+  const files = await hostFiles(workDir);
+  const user = (await partnerUser(workDir))!;
+  const noCgroup = cgroupUnavailable();
+  let cgroup: RunCgroup | undefined;
+  let cgroupNote = `limits: none (${noCgroup ?? ''})`;
+  if (noCgroup === undefined) {
+    try {
+      cgroup = await createCgroup(workDir.split('/').pop()!, limits);
+      cgroupNote = cgroup.note;
+    } catch (error) {
+      cgroupNote = `limits: none (the cgroup could not be made: ${(error as Error).message})`;
+    }
+  }
+  return {
+    ...files,
+    kind: 'isolated',
+    note: `network: none; mount, pid and IPC namespaces of its own with a private /tmp, /dev/shm and /run (no host sockets); every process killed at the end; ${cgroupNote}; ${userNote(user)}`,
+    wrap: (command, args, env) => ({
+      ...isolatedCommand({
+        procsFiles: cgroup?.procsFiles ?? [],
+        workDir,
+        uid: user.uid,
+        gid: user.gid,
+        cwd: join(workDir, 'project'),
+        tmpBytes: limits.tmpBytes,
+        command,
+        args,
+      }),
+      env: { ...env },
+    }),
+    hit: async () => (await cgroup?.hit()) ?? { memory: false, processes: false },
+    close: async () => cgroup?.remove(),
   };
 }
 

@@ -66,10 +66,12 @@ async function projectWith(files: Record<string, string>): Promise<{ projectDir:
   return { projectDir, workDir };
 }
 
-// Whether a process still runs: a killed one may linger as a zombie until init reaps it.
+// Whether the sleeper still runs: a killed one may linger as a zombie until init reaps it. (In the
+// gate's own pid namespace its pid is another number here: the command line tells them apart.)
 function running(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sleep\u0000600')) return false;
     return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return false;
