@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cgroupUnavailable } from '../../src/gate/_cgroup.js';
 import { isolationUnavailable } from '../../src/gate/_isolate.js';
-import type { GateResult } from '../../src/gate/index.js';
+import { type GateResult, missingGateProtections } from '../../src/gate/index.js';
 import { type GateRegistry, makeProject, startGateRegistry } from './_gateProject.js';
 import { describeWith, gateProject, logOf } from './_gateRun.js';
 
@@ -134,6 +134,10 @@ describe.skipIf(why !== undefined)('the sandbox of a gate run', () => {
       }),
     );
     expect(existsSync(`/sys/fs/cgroup/pids/platform-gate/${workDir.split('/').pop()}`)).toBe(false);
+  });
+
+  it('has every protection here, so serve reports none missing', async () => {
+    expect(await missingGateProtections()).toEqual([]);
   });
 
   it('rejects a run past the overall deadline, saying so', () => {
