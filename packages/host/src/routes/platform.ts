@@ -8,6 +8,7 @@ import { errorResponse } from './_errors.js';
 import { limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
+import { sessionRoutes } from './sessions.js';
 import { tokenRoutes } from './tokens.js';
 
 const SESSION_DAYS = 14;
@@ -84,6 +85,7 @@ export function platformRoutes(services: HostServices): Hono {
 
   app.route('/device', deviceRoutes(services));
   app.route('/mfa', mfaRoutes(services));
+  app.route('/sessions', sessionRoutes(services));
   app.route('/tokens', tokenRoutes(services));
   return app;
 }
