@@ -1,3 +1,5 @@
+// The versions store answers with the wire contract's views; the host's API names them too.
+export type { VersionStatus, VersionView } from '@platform/wire';
 export { buildBundle } from './bundle/buildBundle.js';
 export {
   createHostCapabilities,
@@ -42,13 +44,10 @@ export {
 } from './registry/packWorkspace.js';
 export { openRegistryFolder, type RegistryEntry, type RegistryFolder } from './registry/registryFolder.js';
 export { REGISTRY_PATH, type RegistryRoutesOptions, registryRoutes } from './registry/registryRoutes.js';
-export type { RunnerStats } from './runtime/_runnerProcess.js';
+export type { RunnerStats } from './runtime/_runnerProtocol.js';
 export { createInProcessRuntime } from './runtime/createInProcessRuntime.js';
-export {
-  createIsolatedRuntime,
-  type IsolatedRuntime,
-  type IsolatedRuntimeOptions,
-} from './runtime/createIsolatedRuntime.js';
+export { createIsolatedRuntime } from './runtime/createIsolatedRuntime.js';
+export type { IsolatedRuntime, IsolatedRuntimeOptions } from './runtime/IsolatedRuntimeOptions.js';
 export { type IsolatedVmLine, isolatedVmLineFor } from './runtime/isolatedVm.js';
 export type {
   Runtime,
@@ -62,4 +61,4 @@ export { addSeat, createSource, type SeatRole, type Source, type SourceStage } f
 export { type SecretScope, type SecretTier, writeSecret } from './store/secrets.js';
 export { readStorage, type StorageLocation, writeStorage } from './store/storage.js';
 export { createToken, createUser, type User } from './store/users.js';
-export { findVersion, listSourceVersions, type VersionStatus, type VersionView } from './store/versions.js';
+export { findVersion, listSourceVersions } from './store/versions.js';

@@ -1,6 +1,6 @@
 import { createMemoryCapabilities, type LogEntry } from '@platform/sdk/runtime';
 import { describe, expect, it } from 'vitest';
-import { applyLogs } from '../src/runtime/_runnerProcess.js';
+import { applyLogs } from '../src/runtime/_runnerGuest.js';
 
 // What the host takes from a runner's batched log lines: the runner is trusted no more than the
 // isolates in it, so anything but an array of JSON lines is dropped, line by line.

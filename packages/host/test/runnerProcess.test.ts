@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { RUNNER_ENV, runnerExecArgv, startRunnerProcess } from '../src/runtime/_runnerProcess.js';
-import { RUNNER_DIR } from '../src/runtime/buildGuestPrelude.js';
+import { RUNNER_DIR } from '../src/runtime/_runnerEntry.js';
+import { RUNNER_ENV, runnerExecArgv } from '../src/runtime/_runnerFlags.js';
+import { startRunnerProcess } from '../src/runtime/_runnerProcess.js';
 
 // Defence in depth under the isolates: what a runner process itself may do.
 describe('runner process flags', () => {

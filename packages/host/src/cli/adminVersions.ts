@@ -1,3 +1,4 @@
+import type { VersionStatus, VersionView } from '@platform/wire';
 import type { Review } from '../gate/review.js';
 import {
   DecisionError,
@@ -6,8 +7,6 @@ import {
   promoteVersion,
   rejectVersion,
   rollbackIntegration,
-  type VersionStatus,
-  type VersionView,
 } from '../store/versions.js';
 import { type DataOptions, dataOptionsFrom, withHost } from './_openHost.js';
 import { adminCommand } from './adminCommands.js';

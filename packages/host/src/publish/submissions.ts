@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { Finding } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
 import { enqueueJob } from '../events/jobs.js';
 import { GATE_CHECKS, type GateIntegration, reviewManifest } from '../gate/index.js';
 import { newId } from '../store/ids.js';
 import { makeLive, nextVersionNumber, type Source } from '../store/integrations.js';
-import type { Finding, StoredCheck } from '../store/versions.js';
+import type { StoredCheck } from '../store/versions.js';
 
 // A submission's life: stored with a `submitted` version of each integration it carries and its
 // gate job queued (one transaction), checking started, then the gate's verdict or, when its

@@ -205,7 +205,7 @@ export function beginner(entry: Entry) {
     markStarted(call);
   };
 }
-// crypto.subtle's digests and HMACs (prelude/subtle.js): base64 text in and out, node:crypto here.
+// crypto.subtle's digests and HMACs (prelude/subtle.ts): base64 text in and out, node:crypto here.
 export const SUBTLE_HASHES: Record<string, string | undefined> = {
   'SHA-1': 'sha1',
   'SHA-256': 'sha256',

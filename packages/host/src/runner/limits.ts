@@ -1,4 +1,4 @@
-// Owns what may cross from an isolate in one piece; shared by the runner and the prelude (prelude/index.js).
+// Owns what may cross from an isolate in one piece; shared by the runner and the prelude (prelude/index.ts, logLine.ts).
 // What may cross from an isolate to the runner in one piece, in UTF-16 code units (string
 // length): the prelude holds partner code to it before anything is copied out, and the runner, which
 // trusts nothing from an isolate, checks it again before a message goes on to the host. A larger

@@ -1,5 +1,5 @@
 // Owns the isolated runtime's options and the handle it returns.
-import type { RunnerStats } from './_runnerProcess.js';
+import type { RunnerStats } from './_runnerProtocol.js';
 import type { Runtime, RuntimeReport } from './Runtime.js';
 
 export interface IsolatedRuntimeOptions {

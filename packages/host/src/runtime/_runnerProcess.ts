@@ -18,10 +18,6 @@ import type {
 } from './_runnerProtocol.js';
 import { type ResolvedIsolatedVm, resolveIsolatedVm } from './isolatedVm.js';
 
-export { RUNNER_ENV, runnerExecArgv } from './_runnerFlags.js';
-export { applyLogs } from './_runnerGuest.js';
-export type * from './_runnerProtocol.js';
-
 /** Isolates one runner keeps, and how long one may stay idle, unless told otherwise. */
 const MAX_ISOLATES = 32;
 const ISOLATE_IDLE_MS = 10 * 60_000;

@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-export { RUNNER_DIR } from './_runnerEntry.js';
-
-/** The prelude's sources (plain JavaScript, shipped with the package's `src`), from `src` or `dist`. */
-const PRELUDE_ENTRY = fileURLToPath(new URL('../../src/runner/prelude/index.js', import.meta.url));
+/** The prelude's sources (TypeScript, shipped with the package's `src`; esbuild strips the types), from `src` or `dist`. */
+const PRELUDE_ENTRY = fileURLToPath(new URL('../../src/runner/prelude/index.ts', import.meta.url));
 
 let cached: Promise<string> | undefined;
 

@@ -18,20 +18,13 @@ import {
   type PayloadCheck,
   type PayloadChecksCall,
 } from './_payloadChecks.js';
-import {
-  type RunnerOutcome,
-  type RunnerProcess,
-  type RunnerReport,
-  type RunnerStats,
-  startRunnerProcess,
-} from './_runnerProcess.js';
+import { startRunnerProcess } from './_runnerProcess.js';
+import type { RunnerOutcome, RunnerProcess, RunnerReport, RunnerStats } from './_runnerProtocol.js';
 import { buildGuestPrelude } from './buildGuestPrelude.js';
 import type { IsolatedRuntime, IsolatedRuntimeOptions } from './IsolatedRuntimeOptions.js';
 import { resolveIsolatedVm } from './isolatedVm.js';
 import type { RuntimeCall, RuntimeVersion, WebhookPayloadVerdict } from './Runtime.js';
 import { toIsolateScript } from './toIsolateScript.js';
-
-export type { IsolatedRuntime, IsolatedRuntimeOptions } from './IsolatedRuntimeOptions.js';
 
 /**
  * The production runtime: partner code runs in V8 isolates (isolated-vm) inside a pool of runner

@@ -6,9 +6,6 @@ import { makeLive } from './integrations.js';
 // Versions as the CLI and the admin see them, and the admin's decisions on them (promote, reject,
 // roll back). A submission's life (stored, checked, its verdict) is `publish/submissions.ts`'s.
 
-// The views this store answers with are the wire contract's (@platform/wire), re-exported here.
-export type { CheckStatus, Finding, VersionStatus, VersionView };
-
 /** One check of a submission, as stored (the log is a capped tail). */
 export interface StoredCheck {
   readonly name: string;

@@ -2,9 +2,15 @@
 // DOMException comes from core-js-pure (the same one the prelude exposes as a global).
 import { DOMException } from './coreJs.js';
 
+type Listener = ((event: Event) => void) | { handleEvent(event: Event): void };
+interface ListenerEntry {
+  readonly listener: Listener;
+  readonly once: boolean;
+}
+
 export class EventTarget {
-  #listeners = new Map();
-  addEventListener(type, listener, options) {
+  #listeners = new Map<string, ListenerEntry[]>();
+  addEventListener(type: string, listener: Listener | null | undefined, options?: { once?: boolean }): void {
     if (typeof listener !== 'function' && typeof listener?.handleEvent !== 'function') return;
     const list = this.#listeners.get(type) ?? [];
     if (!list.some((entry) => entry.listener === listener)) {
@@ -12,7 +18,7 @@ export class EventTarget {
     }
     this.#listeners.set(type, list);
   }
-  removeEventListener(type, listener) {
+  removeEventListener(type: string, listener: Listener): void {
     const list = this.#listeners.get(type);
     if (list)
       this.#listeners.set(
@@ -20,8 +26,9 @@ export class EventTarget {
         list.filter((entry) => entry.listener !== listener),
       );
   }
-  dispatchEvent(event) {
-    const handler = this[`on${event.type}`];
+  dispatchEvent(event: Event): boolean {
+    // An `on<type>` handler partner code may have set on the target.
+    const handler: unknown = (this as unknown as Record<string, unknown>)[`on${event.type}`];
     if (typeof handler === 'function') handler.call(this, event);
     for (const entry of [...(this.#listeners.get(event.type) ?? [])]) {
       if (entry.once) this.removeEventListener(event.type, entry.listener);
@@ -33,24 +40,25 @@ export class EventTarget {
 }
 
 export class Event {
-  constructor(type) {
+  type: string;
+  constructor(type: unknown) {
     this.type = String(type);
   }
 }
 
 export class AbortSignal extends EventTarget {
   aborted = false;
-  reason = undefined;
-  onabort = null;
-  throwIfAborted() {
+  reason: unknown = undefined;
+  onabort: ((event: Event) => void) | null = null;
+  throwIfAborted(): void {
     if (this.aborted) throw this.reason;
   }
-  static abort(reason) {
+  static abort(reason?: unknown): AbortSignal {
     const controller = new AbortController();
     controller.abort(reason);
     return controller.signal;
   }
-  static timeout(ms) {
+  static timeout(ms: number): AbortSignal {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
     return controller.signal;
@@ -59,7 +67,7 @@ export class AbortSignal extends EventTarget {
 
 export class AbortController {
   signal = new AbortSignal();
-  abort(reason = new DOMException('This operation was aborted', 'AbortError')) {
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
     if (this.signal.aborted) return;
     this.signal.aborted = true;
     this.signal.reason = reason;

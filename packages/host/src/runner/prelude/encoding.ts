@@ -13,7 +13,7 @@ const UTF8_LABELS = [
 ];
 
 // One code point as UTF-8 bytes; lone surrogates become U+FFFD, as the spec's USVString conversion does.
-function pushUtf8(out, code) {
+function pushUtf8(out: number[], code: number): void {
   if (code < 0x80) out.push(code);
   else if (code < 0x800) out.push(0xc0 | (code >> 6), 0x80 | (code & 63));
   else if (code < 0x10000) out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
@@ -21,7 +21,7 @@ function pushUtf8(out, code) {
     out.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
 }
 
-function codePointAt(text, i) {
+function codePointAt(text: string, i: number): [code: number, units: number] {
   const code = text.charCodeAt(i);
   if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
     const next = text.charCodeAt(i + 1);
@@ -31,12 +31,12 @@ function codePointAt(text, i) {
 }
 
 export class TextEncoder {
-  get encoding() {
+  get encoding(): string {
     return 'utf-8';
   }
-  encode(input = '') {
+  encode(input: unknown = ''): Uint8Array {
     const text = String(input);
-    const out = [];
+    const out: number[] = [];
     for (let i = 0; i < text.length; ) {
       const [code, units] = codePointAt(text, i);
       pushUtf8(out, code);
@@ -44,12 +44,12 @@ export class TextEncoder {
     }
     return new Uint8Array(out);
   }
-  encodeInto(input, destination) {
+  encodeInto(input: unknown, destination: Uint8Array): { read: number; written: number } {
     if (!(destination instanceof Uint8Array)) throw new TypeError('encodeInto needs a Uint8Array');
     const text = String(input);
     let read = 0;
     let written = 0;
-    const bytes = [];
+    const bytes: number[] = [];
     while (read < text.length) {
       const [code, units] = codePointAt(text, read);
       bytes.length = 0;
@@ -64,8 +64,8 @@ export class TextEncoder {
 }
 
 export class TextDecoder {
-  #fatal;
-  #ignoreBOM;
+  #fatal: boolean;
+  #ignoreBOM: boolean;
   // Decoder state across `stream: true` calls.
   #code = 0;
   #needed = 0;
@@ -73,32 +73,32 @@ export class TextDecoder {
   #lower = 0x80;
   #upper = 0xbf;
   #atStart = true;
-  constructor(label = 'utf-8', options = {}) {
+  constructor(label: unknown = 'utf-8', options: { fatal?: unknown; ignoreBOM?: unknown } | null = {}) {
     if (!UTF8_LABELS.includes(String(label).trim().toLowerCase())) {
       throw new RangeError(`TextDecoder: only utf-8 is supported in the isolate, not "${label}"`);
     }
     this.#fatal = Boolean(options?.fatal);
     this.#ignoreBOM = Boolean(options?.ignoreBOM);
   }
-  get encoding() {
+  get encoding(): string {
     return 'utf-8';
   }
-  get fatal() {
+  get fatal(): boolean {
     return this.#fatal;
   }
-  get ignoreBOM() {
+  get ignoreBOM(): boolean {
     return this.#ignoreBOM;
   }
-  #reset() {
+  #reset(): void {
     this.#code = 0;
     this.#needed = 0;
     this.#seen = 0;
     this.#lower = 0x80;
     this.#upper = 0xbf;
   }
-  decode(input, options = {}) {
+  decode(input?: unknown, options: { stream?: unknown } | null = {}): string {
     const stream = Boolean(options?.stream);
-    let bytes;
+    let bytes: Uint8Array;
     if (input === undefined) bytes = new Uint8Array(0);
     else if (ArrayBuffer.isView(input))
       bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
@@ -106,9 +106,9 @@ export class TextDecoder {
       input instanceof ArrayBuffer ||
       Object.prototype.toString.call(input) === '[object SharedArrayBuffer]'
     )
-      bytes = new Uint8Array(input);
+      bytes = new Uint8Array(input as ArrayBufferLike);
     else throw new TypeError('TextDecoder.decode needs an ArrayBuffer or an ArrayBufferView');
-    const codes = [];
+    const codes: number[] = [];
     let out = '';
     const error = () => {
       this.#reset();
@@ -119,7 +119,7 @@ export class TextDecoder {
       codes.push(0xfffd);
     };
     for (let i = 0; i < bytes.length; i++) {
-      const byte = bytes[i];
+      const byte = bytes[i]!;
       if (this.#needed === 0) {
         if (byte < 0x80) codes.push(byte);
         else if (byte >= 0xc2 && byte <= 0xdf) [this.#needed, this.#code] = [1, byte & 0x1f];

@@ -3,26 +3,51 @@
 // runner's node:crypto through a synchronous bridge call that takes and returns base64 text. Keys
 // stay in the isolate: a CryptoKey keeps its bytes in a WeakMap partner code cannot read unless the
 // key is extractable. Everything else rejects with NotSupportedError naming what is supported.
+
+import type { PlatformBridge } from './_isolateGlobals.js';
 import { copyBytes, base64ToBytes as fromBase64, bytesToBase64 as toBase64 } from './bytes.js';
 import { DOMException } from './coreJs.js';
 
-const HASHES = { 'SHA-1': 512, 'SHA-256': 512, 'SHA-384': 1024, 'SHA-512': 1024 }; // block sizes in bits
+type HashName = 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512';
+type Usage = 'sign' | 'verify';
+/** An algorithm as partner code names it: a string or an object with a name (HMAC's hash, length). */
+type AlgorithmInput =
+  | string
+  | { readonly name?: unknown; readonly hash?: unknown; readonly length?: unknown };
+/** A CryptoKey made here (makeKey): an HMAC key. */
+interface HmacKey extends CryptoKey {
+  readonly type: 'secret';
+  readonly extractable: boolean;
+  readonly algorithm: {
+    readonly name: 'HMAC';
+    readonly length: number;
+    readonly hash: { readonly name: HashName };
+  };
+  readonly usages: readonly Usage[];
+}
+
+const HASHES: Readonly<Record<HashName, number>> = {
+  'SHA-1': 512,
+  'SHA-256': 512,
+  'SHA-384': 1024,
+  'SHA-512': 1024,
+}; // block sizes in bits
 const SUPPORTED =
   'the isolate supports digest (SHA-1, SHA-256, SHA-384, SHA-512) and HMAC keys (importKey "raw", generateKey, exportKey "raw", sign, verify)';
 
-const keyBytes = new WeakMap();
+const keyBytes = new WeakMap<object, Uint8Array>();
 
 export class CryptoKey {
   constructor() {
     throw new TypeError('Illegal constructor');
   }
-  get [Symbol.toStringTag]() {
+  get [Symbol.toStringTag](): string {
     return 'CryptoKey';
   }
 }
 
-function makeKey(bytes, hash, extractable, usages) {
-  const key = Object.create(CryptoKey.prototype);
+function makeKey(bytes: Uint8Array, hash: HashName, extractable: unknown, usages: readonly Usage[]): HmacKey {
+  const key: HmacKey = Object.create(CryptoKey.prototype);
   Object.defineProperties(key, {
     type: { value: 'secret', enumerable: true },
     extractable: { value: Boolean(extractable), enumerable: true },
@@ -36,35 +61,42 @@ function makeKey(bytes, hash, extractable, usages) {
   return Object.freeze(key);
 }
 
-function toBytes(data, what) {
+function toBytes(data: unknown, what: string): Uint8Array {
   const bytes = copyBytes(data);
   if (bytes === undefined)
     throw new TypeError(`${what} must be an ArrayBuffer or a typed array (a BufferSource)`);
   return bytes;
 }
 
-function algorithmName(algorithm) {
-  const name = typeof algorithm === 'string' ? algorithm : algorithm?.name;
+function algorithmName(algorithm: unknown): string {
+  const name =
+    typeof algorithm === 'string'
+      ? algorithm
+      : (algorithm as Exclude<AlgorithmInput, string> | undefined)?.name;
   if (typeof name !== 'string') throw new TypeError('algorithm needs a name');
   return name.toUpperCase();
 }
 
-function hashName(hash) {
+function isHash(name: string): name is HashName {
+  return Object.hasOwn(HASHES, name);
+}
+
+function hashName(hash: unknown): HashName {
   if (hash === undefined) throw new TypeError('HMAC needs a hash (SHA-1, SHA-256, SHA-384 or SHA-512)');
   const name = algorithmName(hash);
-  if (!Object.hasOwn(HASHES, name))
-    throw new DOMException(`Unrecognized hash "${name}": ${SUPPORTED}`, 'NotSupportedError');
+  if (!isHash(name)) throw new DOMException(`Unrecognized hash "${name}": ${SUPPORTED}`, 'NotSupportedError');
   return name;
 }
 
-function hmacParams(algorithm) {
+function hmacParams(algorithm: unknown): { hash: HashName; length: unknown } {
   if (algorithmName(algorithm) !== 'HMAC') {
     throw new DOMException(`Unrecognized algorithm name: ${SUPPORTED}`, 'NotSupportedError');
   }
-  return { hash: hashName(algorithm.hash), length: algorithm.length };
+  const { hash, length } = algorithm as Exclude<AlgorithmInput, string>;
+  return { hash: hashName(hash), length };
 }
 
-function checkUsages(usages) {
+function checkUsages(usages: Iterable<unknown>): Usage[] {
   const list = [...usages];
   if (list.length === 0) throw new DOMException('Usages cannot be empty when creating a key.', 'SyntaxError');
   for (const usage of list) {
@@ -72,10 +104,10 @@ function checkUsages(usages) {
       throw new DOMException('Unsupported key usage for an HMAC key', 'SyntaxError');
     }
   }
-  return [...new Set(list)];
+  return [...new Set(list as Usage[])];
 }
 
-function usableKey(key, usage) {
+function usableKey(key: HmacKey, usage: Usage): Uint8Array {
   const bytes = keyBytes.get(key);
   if (bytes === undefined) throw new TypeError('key must be a CryptoKey');
   if (!key.usages.includes(usage)) {
@@ -86,8 +118,8 @@ function usableKey(key, usage) {
 
 // Rejections, not throws: every method of crypto.subtle answers with a promise.
 const promised =
-  (method) =>
-  (...args) => {
+  <A extends unknown[], R>(method: (...args: A) => R) =>
+  (...args: A): Promise<R> => {
     try {
       return Promise.resolve(method(...args));
     } catch (error) {
@@ -95,44 +127,56 @@ const promised =
     }
   };
 
-const unsupported = (name) =>
+const unsupported = (name: string): (() => Promise<never>) =>
   promised(() => {
     throw new DOMException(`crypto.subtle.${name} is not available: ${SUPPORTED}`, 'NotSupportedError');
   });
 
 /** The `crypto.subtle` object over the runner's `subtle(op, hash, keyBase64, dataBase64)` bridge call. */
-export function createSubtle(bridge, getRandomValues) {
-  const hmac = (hash, key, data) => fromBase64(bridge('hmac', hash, toBase64(key), toBase64(data)));
-  const sign = (algorithm, key, data) => {
+export function createSubtle(
+  bridge: PlatformBridge['subtle'],
+  getRandomValues: (array: Uint8Array) => Uint8Array,
+): Readonly<Record<string, (...args: never[]) => Promise<unknown>>> {
+  const hmac = (hash: HashName, key: Uint8Array, data: Uint8Array): Uint8Array =>
+    fromBase64(bridge('hmac', hash, toBase64(key), toBase64(data)));
+  const sign = (algorithm: unknown, key: HmacKey, data: unknown): ArrayBufferLike => {
     if (algorithmName(algorithm) !== 'HMAC' || key?.algorithm?.name !== 'HMAC') {
       throw new DOMException(`Unrecognized algorithm name: ${SUPPORTED}`, 'NotSupportedError');
     }
     const bytes = usableKey(key, 'sign');
     return hmac(key.algorithm.hash.name, bytes, toBytes(data, 'data')).buffer;
   };
-  const subtle = {
-    digest: promised((algorithm, data) => {
+  const subtle: Record<string, (...args: never[]) => Promise<unknown>> = {
+    digest: promised((algorithm: unknown, data: unknown) => {
       const name = algorithmName(algorithm);
-      if (!Object.hasOwn(HASHES, name)) {
+      if (!isHash(name)) {
         throw new DOMException(`Unrecognized algorithm name: ${SUPPORTED}`, 'NotSupportedError');
       }
       return fromBase64(bridge('digest', name, '', toBase64(toBytes(data, 'data')))).buffer;
     }),
-    importKey: promised((format, keyData, algorithm, extractable, usages) => {
-      if (format !== 'raw') {
-        throw new DOMException(`Unsupported key format "${format}": ${SUPPORTED}`, 'NotSupportedError');
-      }
-      const { hash, length } = hmacParams(algorithm);
-      const bytes = toBytes(keyData, 'keyData');
-      if (bytes.length === 0) throw new DOMException('Zero-length key is not supported', 'DataError');
-      if (length !== undefined && length !== bytes.length * 8) {
-        throw new DOMException('Invalid key length', 'DataError');
-      }
-      return makeKey(bytes, hash, extractable, checkUsages(usages));
-    }),
-    generateKey: promised((algorithm, extractable, usages) => {
+    importKey: promised(
+      (
+        format: unknown,
+        keyData: unknown,
+        algorithm: unknown,
+        extractable: unknown,
+        usages: Iterable<unknown>,
+      ) => {
+        if (format !== 'raw') {
+          throw new DOMException(`Unsupported key format "${format}": ${SUPPORTED}`, 'NotSupportedError');
+        }
+        const { hash, length } = hmacParams(algorithm);
+        const bytes = toBytes(keyData, 'keyData');
+        if (bytes.length === 0) throw new DOMException('Zero-length key is not supported', 'DataError');
+        if (length !== undefined && length !== bytes.length * 8) {
+          throw new DOMException('Invalid key length', 'DataError');
+        }
+        return makeKey(bytes, hash, extractable, checkUsages(usages));
+      },
+    ),
+    generateKey: promised((algorithm: unknown, extractable: unknown, usages: Iterable<unknown>) => {
       const { hash, length = HASHES[hash] } = hmacParams(algorithm);
-      if (!Number.isInteger(length) || length <= 0 || length % 8 !== 0) {
+      if (typeof length !== 'number' || !Number.isInteger(length) || length <= 0 || length % 8 !== 0) {
         throw new DOMException('HMAC key length must be a positive multiple of 8', 'OperationError');
       }
       const bytes = new Uint8Array(length / 8);
@@ -141,7 +185,7 @@ export function createSubtle(bridge, getRandomValues) {
       }
       return makeKey(bytes, hash, extractable, checkUsages(usages));
     }),
-    exportKey: promised((format, key) => {
+    exportKey: promised((format: unknown, key: HmacKey) => {
       const bytes = keyBytes.get(key);
       if (bytes === undefined) throw new TypeError('key must be a CryptoKey');
       if (format !== 'raw') {
@@ -151,7 +195,7 @@ export function createSubtle(bridge, getRandomValues) {
       return bytes.slice().buffer;
     }),
     sign: promised(sign),
-    verify: promised((algorithm, key, signature, data) => {
+    verify: promised((algorithm: unknown, key: HmacKey, signature: unknown, data: unknown) => {
       if (algorithmName(algorithm) !== 'HMAC' || key?.algorithm?.name !== 'HMAC') {
         throw new DOMException(`Unrecognized algorithm name: ${SUPPORTED}`, 'NotSupportedError');
       }
@@ -160,7 +204,7 @@ export function createSubtle(bridge, getRandomValues) {
       const given = toBytes(signature, 'signature');
       // Constant time in the length of the expected digest.
       let difference = expected.length ^ given.length;
-      for (let i = 0; i < expected.length; i++) difference |= expected[i] ^ (given[i] ?? 0);
+      for (let i = 0; i < expected.length; i++) difference |= expected[i]! ^ (given[i] ?? 0);
       return difference === 0;
     }),
   };

@@ -6,19 +6,21 @@
 // FinalizationRegistry never calls back, which the language allows (a cleanup callback may never run).
 // `Atomics.waitAsync` is removed in the prelude's index for the same reason and one more.
 
+import type { IsolateGlobal, WebAssemblyNamespace } from './_isolateGlobals.js';
+
 /** Replaces the posting APIs on `g` with ones that post nothing. */
-export function withoutPostedTasks(g) {
+export function withoutPostedTasks(g: IsolateGlobal): void {
   const wasm = g.WebAssembly;
   if (wasm !== undefined) {
     const { Module, Instance } = wasm;
-    const settle = (make) => {
+    const settle = <T>(make: () => T): Promise<T> => {
       try {
         return Promise.resolve(make());
       } catch (error) {
         return Promise.reject(error);
       }
     };
-    const replacements = {
+    const replacements: Pick<WebAssemblyNamespace, 'compile' | 'instantiate'> = {
       compile(bytes) {
         return settle(() => new Module(bytes));
       },
@@ -30,7 +32,7 @@ export function withoutPostedTasks(g) {
         });
       },
     };
-    for (const name of ['compile', 'instantiate']) {
+    for (const name of ['compile', 'instantiate'] as const) {
       Object.defineProperty(wasm, name, {
         value: replacements[name],
         writable: true,
@@ -38,18 +40,19 @@ export function withoutPostedTasks(g) {
         enumerable: false,
       });
     }
-    for (const name of ['compileStreaming', 'instantiateStreaming']) delete wasm[name];
+    for (const name of ['compileStreaming', 'instantiateStreaming'] as const) delete wasm[name];
   }
   if (typeof g.FinalizationRegistry === 'function') {
-    const isTarget = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
+    const isTarget = (value: unknown): value is object =>
+      (typeof value === 'object' && value !== null) || typeof value === 'function';
     // Same surface: register, unregister (true once per registered token), its tag and name.
     class SilentRegistry {
       #tokens = new WeakSet();
-      constructor(cleanup) {
+      constructor(cleanup: unknown) {
         if (typeof cleanup !== 'function')
           throw new TypeError('FinalizationRegistry: cleanup must be callable');
       }
-      register(target, heldValue, unregisterToken) {
+      register(target: unknown, heldValue: unknown, unregisterToken?: unknown): void {
         if (!isTarget(target)) throw new TypeError('FinalizationRegistry.prototype.register: invalid target');
         if (target === heldValue) {
           throw new TypeError(
@@ -63,13 +66,13 @@ export function withoutPostedTasks(g) {
           this.#tokens.add(unregisterToken);
         }
       }
-      unregister(unregisterToken) {
+      unregister(unregisterToken: unknown): boolean {
         if (!isTarget(unregisterToken)) {
           throw new TypeError('FinalizationRegistry.prototype.unregister: invalid unregister token');
         }
         return this.#tokens.delete(unregisterToken);
       }
-      get [Symbol.toStringTag]() {
+      get [Symbol.toStringTag](): string {
         return 'FinalizationRegistry';
       }
     }
