@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type JobLogEntry, listJobs } from '../events/jobLog.js';
-import { revokeTokenById } from '../store/credentials.js';
 import {
   addSeat,
   addSourceAccount,
@@ -23,6 +22,7 @@ import {
   findUserByEmail,
   type MembershipRole,
   membershipRole,
+  revokeTokenById,
   TOKEN_SCOPES,
   type TokenScope,
   type User,
