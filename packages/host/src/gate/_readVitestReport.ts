@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { parseVitestReport } from '@platform/wire/vitest-report';
 
@@ -17,12 +18,20 @@ export interface VitestReport {
 }
 
 /**
- * Reads vitest's JSON report (`--reporter=json`, the Jest-compatible shape), as the host received
- * it on its pipe; `undefined` when the run ended before writing one (or wrote something else). The reading is `@platform/wire/vitest-report`'s, shared with the
+ * Reads vitest's JSON report (`--reporter=json`, the Jest-compatible shape); `undefined` when the
+ * run ended before writing one. The reading is `@platform/wire/vitest-report`'s, shared with the
  * CLI's `platform test`; here paths become project-relative with `/`.
  */
-export function readVitestReport(text: string, projectDir: string): VitestReport | undefined {
-  if (text === '') return undefined;
+export async function readVitestReport(
+  reportFile: string,
+  projectDir: string,
+): Promise<VitestReport | undefined> {
+  let text: string;
+  try {
+    text = await readFile(reportFile, 'utf8');
+  } catch {
+    return undefined;
+  }
   const report = parseVitestReport(text);
   if (report === undefined) return undefined;
   return {
