@@ -1,9 +1,6 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHost, type Host } from '../src/createHost.js';
 import { captureLog } from './_logCapture.js';
+import { type NodeServedHost, serveOverNode } from './_nodeServer.js';
 
 // The anonymous routes (password sign-in, device token polls, device approvals; device codes in
 // deviceCodeLimit.test.ts) are capped per client address through a real node server: past the
@@ -11,24 +8,20 @@ import { captureLog } from './_logCapture.js';
 
 const log = captureLog();
 const MINUTE = Math.floor(Date.now() / 60_000) * 60_000;
-let host: Host;
-let server: Server;
+let served: NodeServedHost;
 let base: string;
 beforeAll(async () => {
-  host = await createHost({
+  served = await serveOverNode({
     logger: log.logger,
     runtime: 'in-process',
     limits: { signInsPerAddressPerMinute: 2, deviceTokenPollsPerMinute: 2, deviceApprovalsPerMinute: 2 },
     now: () => new Date(MINUTE + 30_000),
     trustedProxies: '127.0.0.1',
   });
-  server = serve({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = served.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await host?.close();
+  await served?.close();
 });
 
 const post = (path: string, address: string, body: unknown) =>

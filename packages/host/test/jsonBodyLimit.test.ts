@@ -1,27 +1,20 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHost, type Host } from '../src/createHost.js';
 import { nestsDeeper } from '../src/routes/_jsonBody.js';
+import { type NodeServedHost, serveOverNode } from './_nodeServer.js';
 
 // The one body limit of the JSON routes, through a real node server: a large nested body to
 // sign-in (declared or streamed) is refused at the byte limit without the host reading it whole,
 // while another client's sign-in at the same time is answered as usual; a small body nested
 // deeper than the depth limit is refused before JSON.parse.
 
-let host: Host;
-let server: Server;
+let served: NodeServedHost;
 let base: string;
 beforeAll(async () => {
-  host = await createHost({ runtime: 'in-process' });
-  server = serve({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveOverNode({ runtime: 'in-process' });
+  base = served.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await host?.close();
+  await served?.close();
 });
 
 const MiB = 1024 * 1024;
