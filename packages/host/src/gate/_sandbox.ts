@@ -11,7 +11,7 @@ import {
   type RunLimits,
 } from './_cgroup.js';
 import { isolatedCommand, isolationUnavailable } from './_isolate.js';
-import { fdReporterSource } from './_toolchain.js';
+import { fdReporterSource, hostToolchain } from './_toolchain.js';
 
 /** How partner code that runs in the gate (tsc, vitest and the tests) is kept off the network. */
 export interface Sandbox {
@@ -146,6 +146,7 @@ export async function networkSandbox(workDir: string, limits?: SandboxLimits): P
 async function isolatedSandbox(workDir: string, limits: SandboxLimits): Promise<Sandbox> {
   const files = await hostFiles(workDir);
   const user = (await partnerUser(workDir))!;
+  const tools = await hostToolchain();
   const noCgroup = cgroupUnavailable();
   let cgroup: RunCgroup | undefined;
   let cgroupNote = `limits: none (${noCgroup ?? ''})`;
@@ -164,7 +165,10 @@ async function isolatedSandbox(workDir: string, limits: SandboxLimits): Promise<
     wrap: (command, args, env) => ({
       ...isolatedCommand({
         procsFiles: cgroup?.procsFiles ?? [],
-        workDir,
+        kept: [
+          { path: workDir, readOnly: false },
+          ...tools.moduleRoots.map((path) => ({ path, readOnly: true })),
+        ],
         uid: user.uid,
         gid: user.gid,
         cwd: join(workDir, 'project'),

@@ -1,6 +1,6 @@
-import { lstat, mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CheckLog } from './_checkLog.js';
 
@@ -13,6 +13,21 @@ export interface HostToolchain {
     readonly cli: string;
     readonly reporters: string;
   };
+  /**
+   * Every `node_modules` folder the two tools resolve their dependencies from (each ancestor of
+   * theirs): what a sandbox with a private /tmp must still show, read-only, at the same paths.
+   */
+  readonly moduleRoots: readonly string[];
+}
+
+function moduleRootsOf(dirs: readonly string[]): string[] {
+  const roots = new Set<string>();
+  for (const dir of dirs) {
+    const parts = dir.split(sep);
+    for (let at = parts.length - 1; at > 0; at--)
+      if (parts[at] === 'node_modules') roots.add(parts.slice(0, at + 1).join(sep));
+  }
+  return [...roots];
 }
 
 let toolchain: Promise<HostToolchain> | undefined;
@@ -21,8 +36,8 @@ let toolchain: Promise<HostToolchain> | undefined;
 export function hostToolchain(): Promise<HostToolchain> {
   toolchain ??= (async () => {
     const require = createRequire(import.meta.url);
-    const typescript = dirname(require.resolve('typescript/package.json'));
-    const vitest = dirname(require.resolve('vitest/package.json'));
+    const typescript = await realpath(dirname(require.resolve('typescript/package.json')));
+    const vitest = await realpath(dirname(require.resolve('vitest/package.json')));
     const version = async (dir: string) =>
       (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
     return {
@@ -37,6 +52,7 @@ export function hostToolchain(): Promise<HostToolchain> {
         cli: join(vitest, 'vitest.mjs'),
         reporters: join(vitest, 'dist', 'reporters.js'),
       },
+      moduleRoots: moduleRootsOf([typescript, vitest]),
     };
   })();
   return toolchain;
