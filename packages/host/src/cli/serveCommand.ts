@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { missingGateProtections } from '../gate/index.js';
 import {
   EGRESS_CA_VARIABLE,
   LOOPBACK_EGRESS_VARIABLE,
@@ -23,7 +24,11 @@ import {
  * no credential and no account id: the demo token, account id and first password are in files
  * (mode 0600) in the data folder, and the `curl` line reads them with `$(cat ...)`.
  */
-export function serveBanner(running: RunningServer, cwd: string): string {
+export function serveBanner(
+  running: RunningServer,
+  cwd: string,
+  gateMissing: readonly string[] = [],
+): string {
   const { demo } = running;
   const shortPath = (path: string) => (path.startsWith(cwd) ? relative(cwd, path) || '.' : path);
   const database =
@@ -49,6 +54,9 @@ export function serveBanner(running: RunningServer, cwd: string): string {
         ? ''
         : `; ${egress.caCertificates} CA certificate${egress.caCertificates === 1 ? '' : 's'} from ${shortPath(egress.caFile)} added to the default trust`
     }`,
+    gateMissing.length === 0
+      ? '  gate:     sandboxed (namespaces, nobody, cgroup limits)'
+      : `  gate:     MISSING protections (see the README, "Operator: the gate's sandbox"):\n${gateMissing.map((line) => `    - ${line}`).join('\n')}`,
     '',
     `Demo user:    ${demo.email}  ${password}`,
     `Demo account: ${demo.accountSlug}  (id in ${shortPath(demo.accountFile)})`,
@@ -141,6 +149,6 @@ export const serveCommand: Command = {
       allowLoopbackEgress: args.values['allow-loopback-egress'] === true || loopbackEgressVariable(io.env),
       egressCaFile: egressCa === undefined ? undefined : resolve(io.cwd, egressCa),
     });
-    return { data: running, text: serveBanner(running, io.cwd) };
+    return { data: running, text: serveBanner(running, io.cwd, await missingGateProtections()) };
   },
 };

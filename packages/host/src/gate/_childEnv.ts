@@ -57,8 +57,11 @@ export async function childEnv(
 ): Promise<Record<string, string>> {
   const home = join(workDir, 'home');
   const tmp = join(workDir, 'tmp');
-  await mkdir(home, { recursive: true });
-  await mkdir(tmp, { recursive: true });
+  // Made once, before any partner code runs (afterwards the host creates nothing in them).
+  if (options.install === true) {
+    await mkdir(home, { recursive: true });
+    await mkdir(tmp, { recursive: true });
+  }
   const env: Record<string, string> = {
     PATH: [dirname(process.execPath), process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(delimiter),
     HOME: home,

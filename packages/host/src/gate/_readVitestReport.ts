@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { parseVitestReport } from '@platform/wire/vitest-report';
 
@@ -18,20 +17,12 @@ export interface VitestReport {
 }
 
 /**
- * Reads vitest's JSON report (`--reporter=json`, the Jest-compatible shape); `undefined` when the
- * run ended before writing one. The reading is `@platform/wire/vitest-report`'s, shared with the
+ * Reads vitest's JSON report (`--reporter=json`, the Jest-compatible shape), as the host received
+ * it on its pipe; `undefined` when the run ended before writing one (or wrote something else). The reading is `@platform/wire/vitest-report`'s, shared with the
  * CLI's `platform test`; here paths become project-relative with `/`.
  */
-export async function readVitestReport(
-  reportFile: string,
-  projectDir: string,
-): Promise<VitestReport | undefined> {
-  let text: string;
-  try {
-    text = await readFile(reportFile, 'utf8');
-  } catch {
-    return undefined;
-  }
+export function readVitestReport(text: string, projectDir: string): VitestReport | undefined {
+  if (text === '') return undefined;
   const report = parseVitestReport(text);
   if (report === undefined) return undefined;
   return {

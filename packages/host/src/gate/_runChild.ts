@@ -7,6 +7,8 @@ export interface ChildOutcome {
   readonly aborted: boolean;
   readonly spawnError?: Error;
   readonly ms: number;
+  /** What the child wrote to file descriptor 3 (when `report` was asked for), at most `report.maxBytes`. */
+  readonly report?: { readonly bytes: Buffer; readonly overflow: boolean };
 }
 
 /** After the child exits, how long its stdout/stderr may stay open (held by something it left behind). */
@@ -29,6 +31,8 @@ export function runChild(run: {
   /** Where stdout and stderr go, as they come. */
   log: { write(chunk: Buffer): void };
   signal?: AbortSignal | undefined;
+  /** Gives the child a pipe as file descriptor 3 and keeps what it writes there, up to `maxBytes`. */
+  report?: { readonly maxBytes: number } | undefined;
 }): Promise<ChildOutcome> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -38,11 +42,14 @@ export function runChild(run: {
     let code: number | null = null;
     let spawnError: Error | undefined;
     let grace: NodeJS.Timeout | undefined;
+    const reportChunks: Buffer[] = [];
+    let reportSize = 0;
+    let overflow = false;
     const child = spawn(run.command, run.args, {
       cwd: run.cwd,
       env: run.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: run.report === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
       ...(run.uid === undefined ? {} : { uid: run.uid }),
       ...(run.gid === undefined ? {} : { gid: run.gid }),
     });
@@ -75,11 +82,23 @@ export function runChild(run: {
         timedOut,
         aborted,
         ...(spawnError === undefined ? {} : { spawnError }),
+        ...(run.report === undefined ? {} : { report: { bytes: Buffer.concat(reportChunks), overflow } }),
         ms: Math.round(performance.now() - started),
       });
     };
-    child.stdout.on('data', (chunk: Buffer) => run.log.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => run.log.write(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => run.log.write(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => run.log.write(chunk));
+    const reportPipe = run.report === undefined ? undefined : child.stdio[3];
+    reportPipe?.on('data', (chunk: Buffer) => {
+      if (reportSize + chunk.length > run.report!.maxBytes) {
+        overflow = true;
+        reportPipe.destroy();
+        return;
+      }
+      reportChunks.push(chunk);
+      reportSize += chunk.length;
+    });
+    reportPipe?.on('error', () => {});
     child.on('error', (error) => {
       spawnError = error;
       finish();
@@ -88,8 +107,9 @@ export function runChild(run: {
       code = exitCode;
       killGroup();
       grace = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        reportPipe?.destroy();
         finish();
       }, PIPE_GRACE_MS);
     });

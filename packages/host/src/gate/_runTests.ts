@@ -1,21 +1,19 @@
-import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CheckLog } from './_checkLog.js';
 import { childEnv } from './_childEnv.js';
 import { finding } from './_finding.js';
 import { readVitestReport } from './_readVitestReport.js';
 import { runChild, seconds } from './_runChild.js';
 import type { Sandbox } from './_sandbox.js';
+import { hostToolchain } from './_toolchain.js';
 import type { Finding } from './GateResult.js';
 
 const MAX_FINDINGS = 50;
-const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /**
- * `checks/tests`: the project's own `vitest run`, off the network (`sandbox`) and within
- * `timeoutMs` (past it the whole process group is killed). No test files: passed, with the warning
- * `checks/no-tests`.
+ * `checks/tests`: `vitest run` with the host's own Vitest (the project's copy is shadowed by it),
+ * off the network (`sandbox`) and within `timeoutMs` (past it the whole run is killed). The JSON
+ * report comes back on a pipe the host holds (fd 3), at most `reportBytes`: nothing partner code
+ * writes into a file is read as the verdict. No test files: passed, with the warning `checks/no-tests`.
  */
 export async function runProjectTests(run: {
   projectDir: string;
@@ -23,41 +21,30 @@ export async function runProjectTests(run: {
   timeoutMs: number;
   log: CheckLog;
   sandbox: Sandbox;
+  /** The most of vitest's JSON report that is read. */
+  reportBytes: number;
   signal?: AbortSignal | undefined;
 }): Promise<{ passed: boolean; findings: Finding[] }> {
-  const vitest = join(run.projectDir, 'node_modules', '.bin', 'vitest');
-  if (!existsSync(vitest)) {
-    if (!(await hasTestFiles(run.projectDir))) return { passed: true, findings: [noTests()] };
-    return {
-      passed: false,
-      findings: [
-        finding('checks/tests', 'tests.no-runner', 'the project has test files but vitest is not installed', {
-          file: 'package.json',
-          hint: 'Add vitest to devDependencies (`npm install -D vitest`), and publish again.',
-        }),
-      ],
-    };
-  }
-  const reportFile = join(run.workDir, 'gate', 'vitest-report.json');
-  await rm(reportFile, { force: true });
+  const { vitest } = await hostToolchain();
   const args = [
     'run',
     '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${reportFile}`,
+    `--reporter=${run.sandbox.reporter}`,
     '--includeTaskLocation',
     '--passWithNoTests',
   ];
   run.log.line(run.sandbox.note);
+  run.log.line(`vitest: the host's ${vitest.version}`);
   run.log.line(`time limit: ${seconds(run.timeoutMs)}`);
   run.log.line(`$ vitest ${args.join(' ')}`);
-  const wrapped = run.sandbox.wrap(vitest, args, await childEnv(run.workDir));
+  const wrapped = run.sandbox.wrap(process.execPath, [vitest.cli, ...args], await childEnv(run.workDir));
   const outcome = await runChild({
     ...wrapped,
     cwd: run.projectDir,
     timeoutMs: run.timeoutMs,
     log: run.log,
     signal: run.signal,
+    report: { maxBytes: run.reportBytes },
   });
   if (outcome.timedOut) {
     run.log.line(`stopped: the tests ran past the gate's limit of ${seconds(run.timeoutMs)}`);
@@ -75,7 +62,20 @@ export async function runProjectTests(run: {
       ],
     };
   }
-  const report = await readVitestReport(reportFile, run.projectDir);
+  if (outcome.report?.overflow === true) {
+    return {
+      passed: false,
+      findings: [
+        finding(
+          'checks/tests',
+          'tests.report-too-large',
+          `vitest's report was larger than ${Math.round(run.reportBytes / 1024)} KiB, the gate's limit`,
+          { hint: 'Make the test output smaller: fewer tests per project, or shorter failure messages.' },
+        ),
+      ],
+    };
+  }
+  const report = readVitestReport(outcome.report?.bytes.toString('utf8') ?? '', run.projectDir);
   const findings: Finding[] = (report?.failures ?? []).slice(0, MAX_FINDINGS).map((failure) =>
     finding(
       'checks/tests',
@@ -116,13 +116,4 @@ function noTests(): Finding {
     severity: 'warning',
     hint: 'Add tests next to the code (`src/<slug>/integration.test.ts`); the gate runs them with `vitest run`.',
   });
-}
-
-async function hasTestFiles(dir: string): Promise<boolean> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    if (entry.isDirectory() ? await hasTestFiles(join(dir, entry.name)) : TEST_FILE.test(entry.name))
-      return true;
-  }
-  return false;
 }

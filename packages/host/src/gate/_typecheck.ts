@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CheckLog, headAndLog } from './_checkLog.js';
 import { childEnv } from './_childEnv.js';
 import { finding } from './_finding.js';
 import { runChild, seconds } from './_runChild.js';
 import type { Sandbox } from './_sandbox.js';
+import { hostToolchain } from './_toolchain.js';
 import type { CheckName, Finding } from './GateResult.js';
 
 /** One `tsc --pretty false` diagnostic. */
@@ -21,12 +21,12 @@ interface Diagnostic {
 export interface TypecheckOutcome {
   readonly findings: Finding[];
   readonly keys: Set<string>;
-  /** Why tsc was not run (no typescript installed, no tsconfig.json). */
+  /** Why tsc was not run (no tsconfig.json). */
   readonly unavailable?: string;
 }
 
-/** The generated tsconfig of `checks/typecheck-host-rules`, in the project folder. */
-export const HOST_RULES_TSCONFIG = 'tsconfig.platform-host-rules.json';
+/** What `checks/typecheck-host-rules` adds on tsc's command line (it overrides the project's tsconfig). */
+const HOST_RULES_FLAGS = ['--strict', '--noUncheckedIndexedAccess'];
 
 const HOST_RULES_HINT = 'Add "noUncheckedIndexedAccess": true to compilerOptions and fix what it reports.';
 const MAX_FINDINGS = 100;
@@ -40,11 +40,14 @@ interface TypecheckRun {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** `checks/typecheck`: the project's own `tsc --noEmit -p tsconfig.json`, one finding per error (code `TSxxxx`). */
+/**
+ * `checks/typecheck`: `tsc --noEmit -p tsconfig.json` with the host's own TypeScript (whatever the
+ * project installed is not run), one finding per error (code `TSxxxx`).
+ */
 export async function typecheckProject(run: TypecheckRun): Promise<TypecheckOutcome> {
   const unavailable = missingPrerequisite(run.projectDir);
   if (unavailable !== undefined) return { ...unavailable, keys: new Set() };
-  const { diagnostics, failure } = await runTsc(run, 'tsconfig.json', 'checks/typecheck');
+  const { diagnostics, failure } = await runTsc(run, [], 'checks/typecheck');
   const findings = diagnostics.slice(0, MAX_FINDINGS).map((diagnostic) =>
     finding('checks/typecheck', diagnostic.code, diagnostic.message, {
       file: diagnostic.file,
@@ -60,21 +63,11 @@ export async function typecheckProject(run: TypecheckRun): Promise<TypecheckOutc
 
 /**
  * `checks/typecheck-host-rules`: the project compiled under `strict` and `noUncheckedIndexedAccess`
- * (a generated tsconfig extending the project's); only errors `checks/typecheck` did not report.
+ * (given on tsc's command line: the host writes nothing into the project); only errors
+ * `checks/typecheck` did not report.
  */
 export async function typecheckHostRules(run: TypecheckRun, known: ReadonlySet<string>): Promise<Finding[]> {
-  await writeFile(
-    join(run.projectDir, HOST_RULES_TSCONFIG),
-    `${JSON.stringify(
-      {
-        extends: './tsconfig.json',
-        compilerOptions: { strict: true, noUncheckedIndexedAccess: true, noEmit: true },
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  const { diagnostics, failure } = await runTsc(run, HOST_RULES_TSCONFIG, 'checks/typecheck-host-rules');
+  const { diagnostics, failure } = await runTsc(run, HOST_RULES_FLAGS, 'checks/typecheck-host-rules');
   const added = diagnostics.filter((diagnostic) => !known.has(keyOf(diagnostic)));
   const findings = added.slice(0, MAX_FINDINGS).map((diagnostic) =>
     finding(
@@ -92,22 +85,6 @@ export async function typecheckHostRules(run: TypecheckRun, known: ReadonlySet<s
 }
 
 function missingPrerequisite(projectDir: string): Omit<TypecheckOutcome, 'keys'> | undefined {
-  if (!existsSync(join(projectDir, 'node_modules', '.bin', 'tsc'))) {
-    return {
-      unavailable: 'typescript is not installed',
-      findings: [
-        finding(
-          'checks/typecheck',
-          'project.no-typescript',
-          'typescript is not among the installed dependencies',
-          {
-            file: 'package.json',
-            hint: 'Add typescript to devDependencies (`npm install -D typescript`), and publish again.',
-          },
-        ),
-      ],
-    };
-  }
   if (!existsSync(join(projectDir, 'tsconfig.json'))) {
     return {
       unavailable: 'the project has no tsconfig.json',
@@ -124,18 +101,16 @@ function missingPrerequisite(projectDir: string): Omit<TypecheckOutcome, 'keys'>
 
 async function runTsc(
   run: TypecheckRun,
-  tsconfig: string,
+  flags: readonly string[],
   check: CheckName,
 ): Promise<{ diagnostics: Diagnostic[]; failure: Finding | undefined }> {
-  const args = ['--noEmit', '-p', tsconfig, '--pretty', 'false'];
+  const { typescript } = await hostToolchain();
+  const args = ['--noEmit', '-p', 'tsconfig.json', ...flags, '--pretty', 'false'];
   run.log.line(run.sandbox.note);
+  run.log.line(`typescript: the host's ${typescript.version}`);
   run.log.line(`$ tsc ${args.join(' ')}`);
   const output = headAndLog(run.log);
-  const wrapped = run.sandbox.wrap(
-    join(run.projectDir, 'node_modules', '.bin', 'tsc'),
-    args,
-    await childEnv(run.workDir),
-  );
+  const wrapped = run.sandbox.wrap(process.execPath, [typescript.tsc, ...args], await childEnv(run.workDir));
   const outcome = await runChild({
     ...wrapped,
     cwd: run.projectDir,
@@ -165,7 +140,7 @@ async function runTsc(
         'typecheck.failed',
         `tsc ended with exit code ${outcome.code ?? 'none'} without reporting an error`,
         {
-          hint: `Run \`npx tsc --noEmit -p ${tsconfig}\` in the project and fix what stops it.`,
+          hint: `Run \`npx tsc --noEmit -p tsconfig.json ${flags.join(' ')}\` in the project and fix what stops it.`,
         },
       ),
     };

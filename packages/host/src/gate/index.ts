@@ -15,5 +15,6 @@ export {
   inspectArchive,
   type ProjectManifest,
 } from './inspectArchive.js';
+export { missingGateProtections } from './protections.js';
 export { type Review, readsOldData, reviewManifest } from './review.js';
 export { DEFAULT_GATE_LIMITS, type GateInput, type GateLimits, runGate } from './runGate.js';

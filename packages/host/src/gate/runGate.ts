@@ -6,8 +6,10 @@ import { npmDefaults } from './_childEnv.js';
 import { finding } from './_finding.js';
 import { installDependencies } from './_installDependencies.js';
 import { type LoadedDefinitions, loadDefinitions } from './_loadDefinitions.js';
+import { seconds } from './_runChild.js';
 import { runProjectTests } from './_runTests.js';
 import { networkSandbox } from './_sandbox.js';
+import { shadowPartnerToolchain } from './_toolchain.js';
 import { type TypecheckOutcome, typecheckHostRules, typecheckProject } from './_typecheck.js';
 import { unpackArchive } from './_unpackArchive.js';
 import { ArchiveError } from './ArchiveError.js';
@@ -21,6 +23,18 @@ export interface GateLimits {
   readonly testsMs?: number;
   /** The tail of each check's log that is kept. */
   readonly logBytes?: number;
+  /** The most of vitest's JSON report the gate reads. */
+  readonly reportBytes?: number;
+  /** The whole gate, every check: past it the version is `rejected` (`gate.deadline`). */
+  readonly gateMs?: number;
+  /** Memory of all the processes of a tsc or vitest run together (cgroup). */
+  readonly memoryBytes?: number;
+  /** Processes and threads of a run together (cgroup; a Node process has about a dozen threads). */
+  readonly processes?: number;
+  /** CPU time a run may use per second (cgroup). */
+  readonly cpus?: number;
+  /** The size of a run's private /tmp and of its /dev/shm. */
+  readonly tmpBytes?: number;
 }
 
 export const DEFAULT_GATE_LIMITS = {
@@ -28,6 +42,12 @@ export const DEFAULT_GATE_LIMITS = {
   typecheckMs: 2 * 60_000,
   testsMs: 2 * 60_000,
   logBytes: 64 * 1024,
+  reportBytes: 8 * 1024 * 1024,
+  gateMs: 15 * 60_000,
+  memoryBytes: 2 * 1024 * 1024 * 1024,
+  processes: 512,
+  cpus: 1,
+  tmpBytes: 256 * 1024 * 1024,
 } as const satisfies Required<GateLimits>;
 
 export interface GateInput {
@@ -61,7 +81,31 @@ type CheckOutcome = Finding[] | { readonly passed: boolean; readonly findings: F
  */
 export async function runGate(input: GateInput): Promise<GateResult> {
   const limits = { ...DEFAULT_GATE_LIMITS, ...input.limits };
-  const { workDir, signal } = input;
+  // The caller's signal makes runGate throw; the deadline's stops the children and rejects.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('the gate deadline passed')), limits.gateMs);
+  const signal =
+    input.signal === undefined ? deadline.signal : AbortSignal.any([input.signal, deadline.signal]);
+  let sandbox: Awaited<ReturnType<typeof networkSandbox>> | undefined;
+  try {
+    return await gate(input, limits, signal, deadline.signal, (made) => {
+      sandbox = made;
+    });
+  } finally {
+    clearTimeout(timer);
+    await sandbox?.close?.();
+  }
+}
+
+async function gate(
+  input: GateInput,
+  limits: Required<GateLimits>,
+  signal: AbortSignal,
+  deadline: AbortSignal,
+  made: (sandbox: Awaited<ReturnType<typeof networkSandbox>>) => void,
+): Promise<GateResult> {
+  const { workDir } = input;
+  let sandbox: Awaited<ReturnType<typeof networkSandbox>> | undefined;
   const projectDir = join(workDir, 'project');
   const platformRegistry = withSlash(input.platformRegistry);
   const checks = new Map<CheckName, CheckResult>();
@@ -78,7 +122,8 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     needs: string | undefined,
     body: (log: CheckLog) => Promise<CheckOutcome>,
   ) {
-    signal?.throwIfAborted();
+    input.signal?.throwIfAborted();
+    if (deadline.aborted) needs = `the gate's deadline of ${seconds(limits.gateMs)} passed`;
     if (needs !== undefined) return report({ name, status: 'skipped', log: `skipped: ${needs}\n` });
     const log = new CheckLog(limits.logBytes);
     const started = performance.now();
@@ -87,17 +132,35 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     try {
       outcome = await body(log);
     } catch (error) {
-      signal?.throwIfAborted();
-      log.line(`the gate failed: ${(error as Error).stack ?? String(error)}`);
-      outcome = [
-        finding(name, 'gate.error', `the gate failed while running ${name}: ${(error as Error).message}`, {
-          hint: 'Publish again; if it keeps failing, tell the host operator.',
-        }),
-      ];
+      input.signal?.throwIfAborted();
+      if (deadline.aborted) outcome = [];
+      else {
+        log.line(`the gate failed: ${(error as Error).stack ?? String(error)}`);
+        outcome = [
+          finding(name, 'gate.error', `the gate failed while running ${name}: ${(error as Error).message}`, {
+            hint: 'Publish again; if it keeps failing, tell the host operator.',
+          }),
+        ];
+      }
     }
-    signal?.throwIfAborted();
-    const found = Array.isArray(outcome) ? outcome : outcome.findings;
-    const passed = Array.isArray(outcome) ? !found.some((item) => item.severity === 'error') : outcome.passed;
+    input.signal?.throwIfAborted();
+    const found = [...(Array.isArray(outcome) ? outcome : outcome.findings), ...(await limitFindings(name))];
+    let passed = Array.isArray(outcome) ? !found.some((item) => item.severity === 'error') : outcome.passed;
+    if (deadline.aborted) {
+      passed = false;
+      log.line(`stopped: the gate's deadline of ${seconds(limits.gateMs)} passed`);
+      found.push(
+        finding(
+          name,
+          'gate.deadline',
+          `the gate did not finish within ${seconds(limits.gateMs)}, its deadline for all checks together; ${name} was stopped`,
+          {
+            hint: 'Make the install, the type-check and the tests quicker (fewer dependencies, narrower "include", tests that do not wait).',
+          },
+        ),
+      );
+    }
+    if (found.some((item) => item.code.startsWith('gate.limit.'))) passed = false;
     findings.push(...found);
     const ms = Math.round(performance.now() - started);
     await report({ name, status: passed ? 'passed' : 'failed', ms, log: log.text() });
@@ -121,8 +184,8 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   });
 
   const installNeeds = failed('archive').length > 0 ? 'the archive was refused' : undefined;
-  await check('install', installNeeds, async (log) =>
-    installDependencies({
+  await check('install', installNeeds, async (log) => {
+    const found = await installDependencies({
       projectDir,
       workDir,
       platformRegistry,
@@ -130,8 +193,10 @@ export async function runGate(input: GateInput): Promise<GateResult> {
       timeoutMs: limits.installMs,
       log,
       signal,
-    }),
-  );
+    });
+    if (found.length === 0) await shadowPartnerToolchain(projectDir, log);
+    return found;
+  });
 
   const needsInstall = installNeeds ?? (failed('install').length > 0 ? 'install failed' : undefined);
   let loaded: LoadedDefinitions | undefined;
@@ -152,7 +217,41 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     return loaded!.schemaFindings;
   });
 
-  const sandbox = needsInstall === undefined ? await networkSandbox(workDir) : undefined;
+  sandbox =
+    needsInstall === undefined && !deadline.aborted ? await networkSandbox(workDir, limits) : undefined;
+  if (sandbox !== undefined) made(sandbox);
+
+  // The cgroup's limits a check's run reached, as findings of that check.
+  async function limitFindings(name: CheckName): Promise<Finding[]> {
+    const hit = await sandbox?.hit?.();
+    if (hit === undefined) return [];
+    const found: Finding[] = [];
+    if (hit.memory) {
+      found.push(
+        finding(
+          name,
+          'gate.limit.memory',
+          `${name} hit the gate's memory limit of ${Math.round(limits.memoryBytes / 1024 / 1024)} MiB; a process was killed`,
+          {
+            hint: 'Use less memory in the tests (smaller fixtures, no unbounded buffers).',
+          },
+        ),
+      );
+    }
+    if (hit.processes) {
+      found.push(
+        finding(
+          name,
+          'gate.limit.processes',
+          `${name} hit the gate's limit of ${limits.processes} processes and threads; starting more failed`,
+          {
+            hint: 'Start fewer processes or threads in the tests.',
+          },
+        ),
+      );
+    }
+    return found;
+  }
   const run = (log: CheckLog, timeoutMs: number) => ({
     projectDir,
     workDir,
@@ -172,7 +271,9 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   await check('checks/typecheck-host-rules', hostRulesNeeds, (log) =>
     typecheckHostRules(run(log, limits.typecheckMs), typecheck?.keys ?? new Set()),
   );
-  await check('checks/tests', needsInstall, (log) => runProjectTests(run(log, limits.testsMs)));
+  await check('checks/tests', needsInstall, (log) =>
+    runProjectTests({ ...run(log, limits.testsMs), reportBytes: limits.reportBytes }),
+  );
 
   const earlier = failed(...checks.keys());
   await check('bundle', earlier.length === 0 ? undefined : `failed: ${earlier.join(', ')}`, async (log) => {

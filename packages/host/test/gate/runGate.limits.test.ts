@@ -66,10 +66,12 @@ async function projectWith(files: Record<string, string>): Promise<{ projectDir:
   return { projectDir, workDir };
 }
 
-// Whether a process still runs: a killed one may linger as a zombie until init reaps it.
+// Whether the sleeper still runs: a killed one may linger as a zombie until init reaps it. (In the
+// gate's own pid namespace its pid is another number here: the command line tells them apart.)
 function running(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sleep\u0000600')) return false;
     return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return false;
@@ -116,6 +118,7 @@ describe('checks/tests on its own', () => {
       workDir,
       timeoutMs: 60_000,
       log,
+      reportBytes: 1024 * 1024,
       sandbox: await networkSandbox(workDir),
     });
     expect(outcome, log.text()).toEqual({
@@ -159,6 +162,7 @@ describe('checks/tests on its own', () => {
         workDir,
         timeoutMs: 60_000,
         log,
+        reportBytes: 1024 * 1024,
         sandbox: await preloadSandbox(workDir, 'unshare is not used in this test'),
       });
       expect(outcome.passed, log.text()).toBe(false);

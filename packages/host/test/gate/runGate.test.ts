@@ -283,7 +283,7 @@ describe('a project with problems in every check', () => {
     const log = logOf(result, 'checks/tests');
     const why = await unshareUnavailable();
     expect(log).toContain(
-      why === undefined ? 'network: none (unshare -rn' : 'network: blocked in each Node process by a preload',
+      why === undefined ? 'network: none' : 'network: blocked in each Node process by a preload',
     );
   });
 

@@ -27,11 +27,14 @@ describe.skipIf(!isRoot)('the gate runs partner code as nobody', () => {
     await writeFile(secret, 'host secret', { mode: 0o600 });
     const sandbox = await networkSandbox(workDir);
     expect(sandbox.note).toContain(`user: ${UNPRIVILEGED.name}`);
-    expect((await stat(workDir)).uid).toBe(UNPRIVILEGED.uid);
+    // The project, home and tmp are handed over; the work folder and the host's files stay root's.
+    expect((await stat(join(workDir, 'tmp'))).uid).toBe(UNPRIVILEGED.uid);
+    expect((await stat(workDir)).uid).toBe(0);
+    expect((await stat(sandbox.hostDir)).uid).toBe(0);
 
     const script = [
       "const fs = require('node:fs');",
-      `fs.writeFileSync(${JSON.stringify(join(workDir, 'gate', 'wrote.txt'))}, String(process.getuid()));`,
+      `fs.writeFileSync(${JSON.stringify(join(workDir, 'tmp', 'wrote.txt'))}, String(process.getuid()));`,
       `try { fs.readFileSync(${JSON.stringify(secret)}, 'utf8'); console.log('READ'); } catch (error) { console.log(error.code); }`,
     ].join('\n');
     const chunks: Buffer[] = [];
@@ -46,7 +49,7 @@ describe.skipIf(!isRoot)('the gate runs partner code as nobody', () => {
     expect(outcome.code, output).toBe(0);
     expect(output.trim()).toBe('EACCES');
     // The file it wrote belongs to nobody (in the namespace it may call itself root).
-    expect((await stat(join(workDir, 'gate', 'wrote.txt'))).uid).toBe(UNPRIVILEGED.uid);
+    expect((await stat(join(workDir, 'tmp', 'wrote.txt'))).uid).toBe(UNPRIVILEGED.uid);
     expect(await readFile(secret, 'utf8')).toBe('host secret');
   }, 60_000);
 
