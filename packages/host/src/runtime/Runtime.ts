@@ -8,6 +8,7 @@ import type {
   ParsedWebhookPayload,
   RunResult,
   ScheduleErrorCode,
+  ToolEnvelope,
   WebhookErrorCode,
   WebhookReplyResult,
   WebhookRequestInit,
@@ -62,6 +63,13 @@ export interface Runtime {
   invokeAction(
     call: RuntimeCall & { readonly actionName: string; readonly rawBody: string },
   ): Promise<ActionEnvelope>;
+  /**
+   * Runs a tool by its declared name with the arguments an MCP client sent (JSON): the sdk's
+   * `invokeTool`. The envelope crossed from partner code and is checked (`readToolEnvelope`).
+   */
+  invokeTool(
+    call: RuntimeCall & { readonly toolName: string; readonly args: unknown },
+  ): Promise<ToolEnvelope>;
   /**
    * Finds a webhook and validates a raw body against its `payloadSchema` (`~standard.validate`),
    * without running its handler: what ingress checks before it stores a delivery and answers 202.

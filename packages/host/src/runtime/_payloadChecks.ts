@@ -45,6 +45,8 @@ export function handlerOf(request: GuestCall): string {
   switch (request.op) {
     case 'invokeAction':
       return `action\n${request.actionName}`;
+    case 'invokeTool':
+      return `tool\n${request.toolName}`;
     case 'deliverWebhook':
       return `webhook\n${request.webhookId}`;
     case 'runSchedule':

@@ -12,12 +12,16 @@ import {
   deliverWebhook,
   describeDefinition,
   invokeAction,
+  invokeTool,
   parseWebhookPayload,
   readManifest,
+  readToolEnvelope,
   replyToWebhook,
   runActivate,
   runOnTokens,
   runSchedule,
+  TOOL_FAILED_MESSAGE,
+  type ToolEnvelope,
 } from '@platform/sdk/runtime';
 import type { Runtime, RuntimeCall, RuntimeVersion, WebhookPayloadVerdict } from './Runtime.js';
 
@@ -113,6 +117,19 @@ export function createInProcessRuntime(
         call,
         invokeAction(definition, call.actionName, call.rawBody, ctx, { mode: 'production' }),
         () => timedOut(ACTION_FAILED_MESSAGE),
+      );
+    },
+    async invokeTool(call) {
+      const { definition, ctx } = await context(call);
+      return readToolEnvelope(
+        await withinBudget(
+          call,
+          invokeTool(definition, call.toolName, call.args, ctx, { mode: 'production' }),
+          (): ToolEnvelope => ({
+            ok: false,
+            error: { code: 'handler_error', message: TOOL_FAILED_MESSAGE, isPublic: false },
+          }),
+        ),
       );
     },
     async parseWebhookPayload(call) {

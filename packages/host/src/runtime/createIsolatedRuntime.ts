@@ -6,6 +6,7 @@ import {
   type GuestCall,
   type PreloadedValue,
   readManifest,
+  readToolEnvelope,
   type StorageRef,
   type WebhookReplyResult,
 } from '@platform/sdk/runtime';
@@ -281,6 +282,14 @@ export function createIsolatedRuntime(options: IsolatedRuntimeOptions = {}): Iso
         { op: 'invokeAction', actor: call.actor, actionName: call.actionName, rawBody: call.rawBody },
         () => handlerError(ACTION_FAILED_MESSAGE),
       );
+    },
+    async invokeTool(call) {
+      const answer = await guest<unknown>(
+        call,
+        { op: 'invokeTool', actor: call.actor, toolName: call.toolName, args: call.args },
+        () => undefined,
+      );
+      return readToolEnvelope(answer);
     },
     parseWebhookPayload(call) {
       let batcher = payloadChecks.get(call.version.id);

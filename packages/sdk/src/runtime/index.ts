@@ -46,7 +46,9 @@ export { type InvokeActionOptions, invokeAction } from './invokeAction.js';
 export {
   type InvokeToolOptions,
   invokeTool,
+  readToolEnvelope,
   TOOL_FAILED_MESSAGE,
+  TOOL_MESSAGE_MAX_CHARS,
   type ToolEnvelope,
   type ToolError,
   type ToolErrorCode,

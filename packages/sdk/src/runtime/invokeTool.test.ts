@@ -1,5 +1,12 @@
 import { defineIntegration, PublicActionError } from '@platform/sdk/integration';
-import { describeDefinition, invokeTool, readManifest, TOOL_FAILED_MESSAGE } from '@platform/sdk/runtime';
+import {
+  describeDefinition,
+  invokeTool,
+  readManifest,
+  readToolEnvelope,
+  TOOL_FAILED_MESSAGE,
+  TOOL_MESSAGE_MAX_CHARS,
+} from '@platform/sdk/runtime';
 import { createMockContext, invokeTool as invokeToolFromTesting } from '@platform/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -146,5 +153,51 @@ describe('the manifest of tools', () => {
     const manifest = describeDefinition(definition);
     const forged = { ...manifest, tools: [{ name: 'x', description: 'x', inputSchema: 'everything' }] };
     expect(() => readManifest(forged)).toThrow(/tools\.0\.inputSchema/);
+  });
+});
+
+describe('readToolEnvelope (an answer that crossed from an isolate)', () => {
+  const generic = {
+    ok: false,
+    error: { code: 'handler_error', message: TOOL_FAILED_MESSAGE, isPublic: false },
+  };
+
+  it('passes well-formed envelopes on, dropping fields it does not know', () => {
+    expect(readToolEnvelope({ ok: true, data: { n: 1 }, extra: 'x' })).toEqual({ ok: true, data: { n: 1 } });
+    expect(
+      readToolEnvelope({
+        ok: false,
+        error: {
+          code: 'invalid_input',
+          message: 'bad',
+          issues: [{ message: 'm', path: ['a', 1, {}], secret: 'x' }],
+        },
+      }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: 'bad', issues: [{ message: 'm', path: ['a', 1] }] },
+    });
+    expect(
+      readToolEnvelope({ ok: false, error: { code: 'handler_error', message: 'No.', isPublic: true } }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: 'No.', isPublic: true },
+    });
+  });
+
+  it('answers anything else as the generic failure, and cuts long messages', () => {
+    for (const forged of [
+      null,
+      'ok',
+      { ok: 'yes' },
+      { ok: false },
+      { ok: false, error: { code: 'rate_limited', message: 'x' } },
+      { ok: false, error: { code: 'handler_error', message: 'internals', isPublic: 'true' } },
+      { ok: false, error: { code: 'tool_not_found', message: 7 } },
+    ]) {
+      expect(readToolEnvelope(forged)).toEqual(generic);
+    }
+    const long = readToolEnvelope({ ok: false, error: { code: 'conflict', message: 'x'.repeat(10_000) } });
+    expect(!long.ok && long.error.message.length).toBe(TOOL_MESSAGE_MAX_CHARS);
   });
 });

@@ -82,3 +82,59 @@ function toToolError(error: DeclaredFailure): ToolError {
   const { status: _status, ...rest } = error;
   return rest;
 }
+
+/** The longest error message a tool's answer may carry to its caller; longer ones are cut. */
+export const TOOL_MESSAGE_MAX_CHARS = 2000;
+
+const ISSUES_KEPT = 50;
+
+/**
+ * A tool envelope that crossed from partner code (an isolate's JSON), checked field by field: what
+ * the host passes on. Anything not a well-formed envelope is a generic, non-public
+ * `handler_error`; messages are cut to {@link TOOL_MESSAGE_MAX_CHARS}; unknown fields are dropped.
+ */
+export function readToolEnvelope(value: unknown): ToolEnvelope {
+  const failed: ToolEnvelope = {
+    ok: false,
+    error: { code: 'handler_error', message: TOOL_FAILED_MESSAGE, isPublic: false },
+  };
+  if (typeof value !== 'object' || value === null) return failed;
+  const envelope = value as { ok?: unknown; data?: unknown; error?: unknown };
+  if (envelope.ok === true) return { ok: true, data: envelope.data ?? null };
+  if (envelope.ok !== false || typeof envelope.error !== 'object' || envelope.error === null) return failed;
+  const error = envelope.error as { code?: unknown; message?: unknown; isPublic?: unknown; issues?: unknown };
+  if (typeof error.message !== 'string') return failed;
+  const message = error.message.slice(0, TOOL_MESSAGE_MAX_CHARS);
+  switch (error.code) {
+    case 'tool_not_found':
+    case 'conflict':
+      return { ok: false, error: { code: error.code, message } };
+    case 'invalid_input':
+      return { ok: false, error: { code: 'invalid_input', message, issues: issuesOf(error.issues) } };
+    case 'handler_error':
+      return error.isPublic === true
+        ? { ok: false, error: { code: 'handler_error', message, isPublic: true } }
+        : failed;
+    default:
+      return failed;
+  }
+}
+
+function issuesOf(value: unknown): ValidationIssue[] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, ISSUES_KEPT).flatMap((issue: unknown) => {
+    if (typeof issue !== 'object' || issue === null) return [];
+    const { message, path } = issue as { message?: unknown; path?: unknown };
+    if (typeof message !== 'string') return [];
+    return [
+      {
+        message: message.slice(0, TOOL_MESSAGE_MAX_CHARS),
+        path: Array.isArray(path)
+          ? path.filter(
+              (part): part is string | number => typeof part === 'string' || typeof part === 'number',
+            )
+          : [],
+      },
+    ];
+  });
+}

@@ -5,6 +5,7 @@ import { createContext } from './createContext.js';
 import { deliverWebhook, parseWebhookPayload, replyToWebhook } from './deliverWebhook.js';
 import { describeDefinition } from './describeDefinition.js';
 import { invokeAction } from './invokeAction.js';
+import { invokeTool } from './invokeTool.js';
 import { runActivate } from './runActivate.js';
 import { runOnTokens } from './runOnTokens.js';
 import { runSchedule } from './runSchedule.js';
@@ -37,6 +38,14 @@ export type GuestCall =
       readonly webhookId: string;
       readonly rawBody: string;
       readonly request?: WebhookRequestInit;
+    }
+  | {
+      readonly op: 'invokeTool';
+      readonly actor: Actor;
+      /** The tool's declared name (not the slug-prefixed effective one). */
+      readonly toolName: string;
+      /** The arguments as the model sent them (JSON), checked by the tool's input schema. */
+      readonly args: unknown;
     }
   | { readonly op: 'runSchedule'; readonly actor: Actor; readonly scheduleId: string }
   | { readonly op: 'runActivate'; readonly actor: Actor }
@@ -74,6 +83,8 @@ export async function runGuestCall(
   switch (call.op) {
     case 'invokeAction':
       return invokeAction(definition, call.actionName, call.rawBody, ctx, { mode: 'production' });
+    case 'invokeTool':
+      return invokeTool(definition, call.toolName, call.args, ctx, { mode: 'production' });
     case 'deliverWebhook':
       return deliverWebhook(definition, call.webhookId, call.rawBody, ctx, call.request);
     case 'runSchedule':
