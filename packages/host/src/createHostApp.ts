@@ -2,6 +2,7 @@ import { redactUrl } from '@platform/sdk/runtime';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { HostServices } from './HostServices.js';
+import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
@@ -56,6 +57,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', oauthRoutes(services));
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
+  app.route('/', mcpRoutes(services));
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: services.publicOrigin }));
 

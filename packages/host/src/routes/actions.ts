@@ -4,10 +4,10 @@ import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
-import { securityEvent } from '../security/securityEvent.js';
 import { checkStateChange } from './_auth.js';
 import { bodyLimit } from './_bodyLimit.js';
 import { resolveCall } from './_call.js';
+import { consumeCallRate } from './_callRate.js';
 import { errorResponse, requestIdOf } from './_errors.js';
 
 /** `POST /api/integrations/<slug>/actions/<name>?accountId=`: the production actions route. */
@@ -28,33 +28,14 @@ export function actionRoutes(services: HostServices): Hono {
     async (c) => {
       checkStateChange(services, c, { requireJson: true });
       const target = await resolveCall(services, c);
-      const limit = await services.actionRateLimit.consume(
-        [
-          { key: `user:${target.user.id}`, limit: services.limits.ratePerUser, name: 'per_user' },
-          {
-            key: `account:${target.accountId}`,
-            limit: services.limits.ratePerAccount,
-            name: 'per_account',
-          },
-        ],
-        services.now(),
-      );
+      const limit = await consumeCallRate(services, {
+        integration: target.version.slug,
+        accountId: target.accountId,
+        userId: target.user.id,
+        requestId: requestIdOf(c),
+        what: 'action call',
+      });
       if (!limit.allowed) {
-        if (limit.firstRefusal) {
-          securityEvent(
-            services.logger,
-            'rate_limited',
-            {
-              integration: target.version.slug,
-              accountId: target.accountId,
-              userId: target.user.id,
-              limit: limit.exceeded.join(','),
-              retryAfterSeconds: limit.retryAfterSeconds,
-              requestId: requestIdOf(c),
-            },
-            'action call refused: over the rate limit (logged once per limit and minute)',
-          );
-        }
         c.header('Retry-After', String(limit.retryAfterSeconds));
         return errorResponse(
           c,

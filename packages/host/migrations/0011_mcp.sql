@@ -1,0 +1,17 @@
+-- Tools served to models over MCP (src/mcp): each account's policy per tool, and the
+-- confirmations already used (a sealed confirmation runs its tool once).
+CREATE TABLE tool_policies (
+  account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  -- The effective name the model calls (slug with '-' as '_', '_', the tool's name).
+  tool_name text NOT NULL,
+  policy text NOT NULL CHECK (policy IN ('ask', 'allow', 'block')),
+  set_by text REFERENCES users (id) ON DELETE SET NULL,
+  set_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (account_id, tool_name)
+);
+
+CREATE TABLE tool_confirmations_used (
+  nonce text PRIMARY KEY,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX tool_confirmations_used_expiry ON tool_confirmations_used (expires_at);
