@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { HostServices } from './HostServices.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
+import { toolPolicyRoutes } from './mcp/toolPolicyRoutes.js';
 import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
@@ -57,6 +58,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', oauthRoutes(services));
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
+  app.route('/api/platform', toolPolicyRoutes(services));
   app.route('/', mcpRoutes(services));
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: services.publicOrigin }));

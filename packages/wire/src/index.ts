@@ -80,6 +80,16 @@ export {
   webhookAcceptedResponseSchema,
 } from './integrations.js';
 export {
+  type AccountTool,
+  type AccountToolsResponse,
+  accountToolSchema,
+  accountToolsResponseSchema,
+  type ToolPolicyRequest,
+  type ToolPolicyValue,
+  toolPolicyRequestSchema,
+  toolPolicySchema,
+} from './tools.js';
+export {
   type AdminVersionsResponse,
   adminVersionsResponseSchema,
   type CheckStatus,

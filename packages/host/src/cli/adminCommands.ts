@@ -12,6 +12,7 @@ import {
   adminListDeliveries,
   adminRevokeToken,
   adminSetSecret,
+  adminSetToolPolicy,
   adminUserTotp,
 } from './admin.js';
 import { CliError } from './CliError.js';
@@ -125,6 +126,27 @@ export const adminCommands: readonly Command[] = [
         role: oneOf(command, args, 'role', ['owner', 'admin', 'member']),
       });
       return { data: member, text: `${member.email} is ${member.role} of account ${member.account}` };
+    },
+  ),
+  adminCommand(
+    'tool policy',
+    "Set an account's policy for a tool served to models: ask (confirm writes), allow, block",
+    [
+      '--account A --tool NAME --policy ask|allow|block',
+      ACCOUNT_HELP,
+      '  --tool NAME         the effective name models call (tools/list shows it)',
+      '  --policy P          ask: a write, destructive or highly sensitive tool runs after the person confirms (default)',
+      '                      allow: runs without asking; block: not listed, refused',
+    ],
+    { account: str, tool: str, policy: str },
+    async (command, args, io) => {
+      const set = await adminSetToolPolicy({
+        ...dataOptionsFrom(args, io),
+        account: requiredString(command, args, 'account'),
+        tool: requiredString(command, args, 'tool'),
+        policy: oneOf(command, args, 'policy', ['ask', 'allow', 'block']),
+      });
+      return { data: set, text: `${set.tool} (${set.effect}) in account ${set.account}: ${set.policy}` };
     },
   ),
   adminCommand(

@@ -27,6 +27,8 @@ export type HostErrorCode =
   | 'expired_token'
   | 'source_not_found'
   | 'version_not_found'
+  // An account's tool served to models (the MCP tool catalog).
+  | 'tool_not_found'
   | 'slug_taken'
   | 'invalid_archive'
   | 'conflict';
