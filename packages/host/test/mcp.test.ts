@@ -32,7 +32,10 @@ afterAll(async () => {
   await host.close();
 });
 
-type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> };
+type Answer = {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean>;
+};
 interface Asked {
   message: string;
 }
