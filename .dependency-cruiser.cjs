@@ -12,7 +12,7 @@ const HOST_LAYERS = [
   ['cli/'],
   ['createHost.ts', 'index.ts'],
   ['createHostApp.ts'],
-  ['routes/'],
+  ['routes/', 'mcp/'],
   ['publish/'],
   ['events/'],
   ['install/', 'oauth/', 'capabilities/'],

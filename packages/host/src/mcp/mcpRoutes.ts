@@ -99,7 +99,7 @@ async function mcpCaller(services: HostServices, c: Context): Promise<McpCaller>
     throw new RouteError(
       401,
       'unauthorized',
-      'Send a platform token as `Authorization: Bearer <token>` (create one with `platform tokens create`).',
+      'Send a platform token as `Authorization: Bearer <token>` (create one with `POST /api/platform/tokens` while signed in, or an operator runs `platform-host admin token create --email <you>`).',
     );
   }
   if (c.req.method === 'POST') checkStateChange(services, c, { requireJson: false, credential: 'token' });
