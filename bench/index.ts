@@ -5,6 +5,7 @@ import { benchDefinition } from './definition.bench.js';
 import { benchDev } from './dev.bench.js';
 import { benchInvokeAction } from './invokeAction.bench.js';
 import { benchIsolatedRuntime } from './isolatedRuntime.bench.js';
+import { benchMcpTools } from './mcpTools.bench.js';
 import { benchPublish } from './publish.bench.js';
 import { benchScheduler } from './scheduler.bench.js';
 import { benchStorageCommit } from './storageCommit.bench.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   definition: benchDefinition,
   invokeAction: benchInvokeAction,
   actionsRoute: benchActionsRoute,
+  mcpTools: benchMcpTools,
   webhookIngest: benchWebhookIngest,
   isolatedRuntime: benchIsolatedRuntime,
   uiSize: benchUiSize,

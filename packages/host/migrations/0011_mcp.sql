@@ -15,3 +15,10 @@ CREATE TABLE tool_confirmations_used (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX tool_confirmations_used_expiry ON tool_confirmations_used (expires_at);
+
+-- An account's tool catalog is memoized (src/cache/hostCache.ts): its policies and OAuth
+-- connections bump the cache epoch like the tables of migration 0006.
+CREATE TRIGGER tool_policies_cache_epoch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tool_policies
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_cache_epoch();
+CREATE TRIGGER oauth_connections_cache_epoch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON oauth_connections
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_cache_epoch();

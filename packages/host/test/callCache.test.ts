@@ -55,6 +55,8 @@ describe('the host cache', { timeout: 60_000 }, () => {
       integrations: 'name',
       versions: 'status',
       activations: 'data',
+      tool_policies: 'policy',
+      oauth_connections: 'scope',
     };
     for (const table of WATCHED_TABLES) {
       const before = await epochOf(db);

@@ -31,7 +31,7 @@ export const DEFAULT_CACHE_OPTIONS: HostCacheOptions = {
   clock: () => performance.now(),
 };
 
-/** The tables whose changes bump `cache_epoch` (migration 0006): every row an action call's resolution reads. */
+/** The tables whose changes bump `cache_epoch` (migrations 0006, 0011): every row an action call's resolution or an account's tool catalog reads. */
 export const WATCHED_TABLES = [
   'sessions',
   'users',
@@ -40,6 +40,9 @@ export const WATCHED_TABLES = [
   'integrations',
   'versions',
   'activations',
+  // An account's tools for models (migration 0011): its policies and OAuth connections.
+  'tool_policies',
+  'oauth_connections',
 ] as const;
 
 /**

@@ -17,11 +17,19 @@ import { STORAGE_CONFLICT_MESSAGE, type ToolEnvelope } from '@platform/sdk/runti
 import { type Context, Hono } from 'hono';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
-import { authenticate, checkStateChange, credentialOf, hostOrigin } from '../routes/_auth.js';
+import { checkStateChange, credentialOf, hostOrigin, unauthenticated } from '../routes/_auth.js';
 import { consumeCallRate } from '../routes/_callRate.js';
 import { errorResponse, RouteError, requestIdOf } from '../routes/_errors.js';
+import { sha256 } from '../store/ids.js';
 import { useConfirmation } from '../store/toolPolicies.js';
-import { findAccount, membershipRole, type User, unknownAccount } from '../store/users.js';
+import {
+  accountByRefSql,
+  CREDENTIAL_COLUMNS_SQL,
+  credentialFromRow,
+  credentialKindsOf,
+  type User,
+  unknownAccount,
+} from '../store/users.js';
 import { openConfirmation, sealConfirmation } from './confirmation.js';
 import { accountTools, type CatalogTool, listedTool, needsConfirmation } from './toolCatalog.js';
 
@@ -89,13 +97,25 @@ function callerOf(context: McpRequestContext): McpCaller {
   return caller;
 }
 
+// The caller in one round trip, memoized like an action call's resolution (`routes/_call.ts`):
+// the credential, the account `$3` names (id or slug) and the membership. Every rule is checked
+// again on each request from the row (expiry against `services.now()` included).
+const CALLER_SQL = `
+SELECT u.id, u.email, u.name, u.is_platform_admin, ${CREDENTIAL_COLUMNS_SQL},
+       acc.id AS account_id, acc.slug AS account_slug, m.role
+FROM sessions s
+JOIN users u ON u.id = s.user_id
+LEFT JOIN (${accountByRefSql('$3')}) acc ON true
+LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = acc.id
+WHERE s.token_hash = $1 AND s.kind IN ($2, $4)`;
+
 /**
  * The caller of `/mcp`: a bearer token (a personal access token or CLI session; the browser's
  * cookie is not taken) and `accountId` naming an account the user belongs to.
  */
 async function mcpCaller(services: HostServices, c: Context): Promise<McpCaller> {
   const credential = credentialOf(c);
-  if (credential?.kind !== 'token') {
+  if (credential?.kind !== 'token' || !credential.secret) {
     throw new RouteError(
       401,
       'unauthorized',
@@ -103,8 +123,17 @@ async function mcpCaller(services: HostServices, c: Context): Promise<McpCaller>
     );
   }
   if (c.req.method === 'POST') checkStateChange(services, c, { requireJson: false, credential: 'token' });
-  const user = await authenticate(services, c);
   const ref = c.req.query('accountId') ?? '';
+  const kinds = credentialKindsOf('bearer');
+  const params = [sha256(credential.secret), kinds[0], ref, kinds[1]] as const;
+  const row = await services.cache.memoize(
+    `mcp-caller:${JSON.stringify(params)}`,
+    async () => (await services.db.query(CALLER_SQL, params)).rows[0],
+    (found) => found !== undefined && found.role !== null,
+  );
+  if (row === undefined) throw unauthenticated(credential);
+  const { failure } = credentialFromRow(row, services.now());
+  if (failure !== undefined) throw unauthenticated(credential, failure);
   if (ref === '') {
     throw new RouteError(
       400,
@@ -112,22 +141,36 @@ async function mcpCaller(services: HostServices, c: Context): Promise<McpCaller>
       'Add the accountId query parameter naming the account whose tools to serve (its id or slug): /mcp?accountId=<account>.',
     );
   }
-  const account = await findAccount(services.db, ref);
-  if (account === undefined) {
+  if (row.account_id === null) {
     throw new RouteError(
       404,
       'account_not_found',
       `${unknownAccount(ref)}; pass the id or slug of an account you belong to (GET /api/platform/me lists them).`,
     );
   }
-  if ((await membershipRole(services.db, account.id, user.id)) === undefined) {
+  if (row.role === null) {
     throw new RouteError(
       403,
       'forbidden',
       `You are not a member of account "${ref}"; ask an account owner to add you.`,
     );
   }
-  return { user, accountId: account.id, accountSlug: account.slug, requestId: requestIdOf(c) };
+  return {
+    user: {
+      id: row.id as string,
+      email: row.email as string,
+      name: row.name as string,
+      isPlatformAdmin: row.is_platform_admin as boolean,
+    },
+    accountId: row.account_id as string,
+    accountSlug: row.account_slug as string,
+    requestId: requestIdOf(c),
+  };
+}
+
+/** The account's tools, memoized per instance until a table they come from changes (`cache_epoch`). */
+function cachedTools(services: HostServices, accountId: string): Promise<CatalogTool[]> {
+  return services.cache.memoize(`mcp-tools:${accountId}`, () => accountTools(services.db, accountId));
 }
 
 function toolServer(services: HostServices, caller: McpCaller): Server {
@@ -139,9 +182,7 @@ function toolServer(services: HostServices, caller: McpCaller): Server {
     },
   );
   server.setRequestHandler('tools/list', async (request) => {
-    const tools = (await accountTools(services.db, caller.accountId)).filter(
-      (tool) => tool.policy !== 'block',
-    );
+    const tools = (await cachedTools(services, caller.accountId)).filter((tool) => tool.policy !== 'block');
     const after = request.params?.cursor === undefined ? undefined : cursorName(request.params.cursor);
     const start = after === undefined ? 0 : tools.findIndex((tool) => tool.name > after);
     const page = start < 0 ? [] : tools.slice(start, start + TOOLS_PAGE_SIZE);
@@ -155,7 +196,7 @@ function toolServer(services: HostServices, caller: McpCaller): Server {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
     const args = request.params.arguments ?? {};
-    const tool = (await accountTools(services.db, caller.accountId)).find((found) => found.name === name);
+    const tool = (await cachedTools(services, caller.accountId)).find((found) => found.name === name);
     if (tool === undefined || tool.policy === 'block') {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
