@@ -123,6 +123,29 @@ describe('/mcp: who may connect', () => {
   });
 });
 
+describe('/mcp: malformed requests', () => {
+  const post = (body: string) =>
+    fetch(url(), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${host.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body,
+    });
+
+  it('answers a body that is not JSON with a JSON-RPC parse error, and an oversized one with 413', async () => {
+    const broken = await post('{"jsonrpc": "2.0", ');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: -32700 } });
+    const huge = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { x: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
+    expect(huge.status).toBe(413);
+  });
+});
+
 describe('/mcp on 2026-07-28', () => {
   it('lists the tools with handlers, with effective names, schemas and annotations, in a stable order', async () => {
     const client = await modernClient();

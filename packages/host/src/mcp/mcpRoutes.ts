@@ -33,6 +33,9 @@ import {
 import { openConfirmation, sealConfirmation } from './confirmation.js';
 import { accountTools, type CatalogTool, listedTool, needsConfirmation } from './toolCatalog.js';
 
+/** The first revision served statelessly (per-request envelope); earlier ones are 2025-era. */
+const MODERN_REVISION = '2026-07-28';
+
 /** Tools per `tools/list` page. */
 export const TOOLS_PAGE_SIZE = 100;
 
@@ -83,12 +86,43 @@ export function mcpRoutes(services: HostServices): Hono {
       return response;
     }
     const authInfo = { token: '', clientId: 'platform', scopes: [], extra: { caller } };
-    if (await isLegacyRequest(c.req.raw, undefined, { maxRequestBodySize })) {
-      return sessions.serve(c.req.raw, caller, () => toolServer(services, caller), authInfo);
+    // A POST body is read once, here, on the server's direct path (the SDK then parses nothing and
+    // streams nothing): at most `actionBodyBytes`, then JSON or a JSON-RPC parse error.
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      const read = await readMcpBody(c, maxRequestBodySize);
+      if (read instanceof Response) return read;
+      parsedBody = read.body;
     }
-    return modern.fetch(c.req.raw, { authInfo });
+    // A request naming a 2026-era revision in its header is the modern path's to answer (it owns
+    // every refusal of such a request); only the others are classified.
+    const revision = c.req.header('mcp-protocol-version');
+    const modernHeader = revision !== undefined && revision >= MODERN_REVISION;
+    if (!modernHeader && (await isLegacyRequest(c.req.raw, parsedBody, { maxRequestBodySize }))) {
+      return sessions.serve(c.req.raw, caller, () => toolServer(services, caller), { authInfo, parsedBody });
+    }
+    return modern.fetch(c.req.raw, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
   });
   return app;
+}
+
+const jsonRpcError = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
+
+async function readMcpBody(c: Context, maxBytes: number): Promise<{ body: unknown } | Response> {
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number.parseInt(declared, 10) > maxBytes) {
+    return jsonRpcError(413, -32600, `The body is larger than ${maxBytes} bytes; send less per request.`);
+  }
+  const text = await c.req.text();
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) {
+    return jsonRpcError(413, -32600, `The body is larger than ${maxBytes} bytes; send less per request.`);
+  }
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return jsonRpcError(400, -32700, 'Parse error: the body is not JSON; send one JSON-RPC message.');
+  }
 }
 
 function callerOf(context: McpRequestContext): McpCaller {
@@ -380,7 +414,10 @@ class LegacySessions {
     request: Request,
     caller: McpCaller,
     newServer: () => Server,
-    authInfo: { token: string; clientId: string; scopes: string[]; extra: Record<string, unknown> },
+    options: {
+      authInfo: { token: string; clientId: string; scopes: string[]; extra: Record<string, unknown> };
+      parsedBody: unknown;
+    },
   ): Promise<Response> {
     this.sweep();
     const id = request.headers.get('mcp-session-id');
@@ -402,7 +439,7 @@ class LegacySessions {
         );
       }
       session.used = Date.now();
-      return session.transport.handleRequest(request, { authInfo });
+      return session.transport.handleRequest(request, options);
     }
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -420,7 +457,7 @@ class LegacySessions {
       },
     });
     await newServer().connect(transport);
-    return transport.handleRequest(request, { authInfo });
+    return transport.handleRequest(request, options);
   }
 
   private sweep(): void {
