@@ -12,9 +12,9 @@ import {
   adminListDeliveries,
   adminRevokeToken,
   adminSetSecret,
-  adminSetToolPolicy,
   adminUserTotp,
 } from './admin.js';
+import { adminSetToolPolicy } from './adminTools.js';
 import { CliError } from './CliError.js';
 import type { CliIo, Command, CommandResult, ParsedArgs } from './Command.js';
 import { integerOption, oneOf, optionalString, requiredString, someOf } from './parseArgs.js';
