@@ -83,6 +83,11 @@ describe.skipIf(noBrowser !== undefined)(
       // The prefilled code is looked up and shown: who asked, from where, when; nothing approved yet.
       const review = page.getByRole('heading', { name: 'A sign-in is waiting for your approval' });
       await review.waitFor({ timeout: 30_000 });
+      // The script finds its elements by id: each id once (a second `approve` left Approve dead).
+      const ids = await page.evaluate(() =>
+        [...document.querySelectorAll('[id]')].map((element) => element.id),
+      );
+      expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
       expect(await page.locator('#review-code').textContent()).toBe(device.user_code);
       expect(await page.locator('#review-client').textContent()).toBe('browser test');
       expect(await page.locator('#review-address').textContent()).toBe('127.0.0.1');

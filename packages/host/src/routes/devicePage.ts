@@ -4,9 +4,11 @@ import { normalizeUserCode } from '../store/deviceCodes.js';
 
 // `GET /device`: where a person approves a CLI's sign-in. One self-contained page, no framework:
 // it signs in (POST /api/platform/sign-in), takes the authenticator code when the session waits
-// for one (POST /api/platform/mfa/verify), then approves or denies the code (POST
+// for one (POST /api/platform/mfa/verify), shows who asked for the code, from where and when
+// (GET /api/platform/device/requests/:userCode), then approves or denies it on a click (POST
 // /api/platform/device/approve), all with fetch from this origin, so the JSON routes' Origin and
-// Content-Type rules hold. Inline script and style run under a per-response CSP nonce.
+// Content-Type rules hold. Inline script and style run under a per-response CSP nonce. The script
+// finds its elements by id, so each id is used once.
 
 const STYLE = `
 body { font: 16px/1.5 system-ui, sans-serif; max-width: 26rem; margin: 3rem auto; padding: 0 1rem; color: #1a1a1a; }
@@ -79,7 +81,7 @@ async function review() {
   $('review-address').textContent = reviewed.client_address || 'unknown';
   $('review-time').textContent = new Date(reviewed.requested_at).toLocaleString();
   show('review');
-  $('approve').focus();
+  $('approve-button').focus();
 }
 async function decide(decision) {
   const answer = await call('POST', '/api/platform/device/approve', { user_code: reviewed.user_code, decision });
@@ -90,7 +92,7 @@ async function decide(decision) {
   show('result');
 }
 $('approve-form').addEventListener('submit', (event) => { event.preventDefault(); review(); });
-$('approve').addEventListener('click', () => decide('approve'));
+$('approve-button').addEventListener('click', () => decide('approve'));
 $('deny').addEventListener('click', () => decide('deny'));
 $('other-code').addEventListener('click', () => { show('approve'); $('user-code').focus(); });
 for (const button of document.querySelectorAll('.sign-out')) {
@@ -145,7 +147,7 @@ const page = (nonce: string, code: string) => `<!doctype html>
     <dt>Requested at</dt><dd id="review-time"></dd>
   </dl>
   <p>Approve only a sign-in you started yourself, from this machine or one you know, just now. Check that the code matches the one your terminal shows.</p>
-  <button type="button" id="approve">Approve</button><button type="button" id="deny">Deny</button><button type="button" id="other-code">Another code</button>
+  <button type="button" id="approve-button">Approve</button><button type="button" id="deny">Deny</button><button type="button" id="other-code">Another code</button>
   <p id="review-error" class="error" role="alert"></p>
 </section>
 <section id="result" hidden><p id="result-text" class="done" role="status"></p></section>
