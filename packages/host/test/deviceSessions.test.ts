@@ -13,17 +13,12 @@ const advance = (seconds: number) => {
 };
 
 let host: TestHost;
-let email: string;
 beforeAll(async () => {
   host = await startTestHost({
     projects: [],
     now: () => new Date(clock),
     limits: { devicePollIntervalSeconds: 0, cliSessionDays: 7 },
   });
-  const { rows } = await host.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
-    host.userId,
-  ]);
-  email = rows[0]!.email;
 });
 afterAll(() => host.close());
 
@@ -44,7 +39,7 @@ async function signIn(): Promise<string> {
   const response = await host.app.request('/api/platform/sign-in', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct horse' }),
+    body: JSON.stringify({ email: host.email, password: 'correct horse' }),
   });
   expect(response.status).toBe(200);
   return (response.headers.get('set-cookie') ?? '').split(';')[0]!;
