@@ -158,14 +158,14 @@ describe('device sign-in sessions', () => {
     const { id: otherId } = await createToken(host.db, { userId: other.id, kind: 'cli' });
     expect(await request('DELETE', `/api/platform/sessions/${otherId}`, bearer(cli))).toMatchObject({
       ok: false,
-      error: { code: 'invalid_request', hint: expect.stringContaining('platform sessions') },
+      error: { code: 'invalid_request', hint: expect.stringContaining('/api/platform/sessions') },
     });
     expect(await request('DELETE', '/api/platform/sessions/current', bearer(minted.token))).toMatchObject({
       ok: false,
       error: { code: 'invalid_request' },
     });
 
-    // Revoking the CLI session (as `platform logout` does) revokes the tokens it minted.
+    // Revoking the CLI session revokes the tokens it minted.
     const revoked = await request('DELETE', '/api/platform/sessions/current', bearer(cli));
     expect(revoked).toEqual({
       ok: true,

@@ -8,7 +8,7 @@ import { RouteError } from './_errors.js';
 /**
  * `/api/platform/sessions`: the signed-in user's browser and CLI sessions, with their last use, and
  * revoking one (with every token a CLI session minted). `DELETE /current` revokes the session the
- * request is signed in with (`platform logout`). Listing needs `read`, revoking `publish`.
+ * request is signed in with. Listing needs `read`, revoking `publish`.
  */
 export function sessionRoutes(services: HostServices): Hono {
   const app = new Hono();
@@ -34,7 +34,7 @@ export function sessionRoutes(services: HostServices): Hono {
         'invalid_request',
         'This request is signed in with a personal access token, not a session.',
         {
-          hint: 'Revoke the token with DELETE /api/platform/tokens/<id> (`platform tokens revoke <id>`).',
+          hint: 'Revoke the token with DELETE /api/platform/tokens/<id>.',
         },
       );
     }
@@ -47,7 +47,7 @@ export function sessionRoutes(services: HostServices): Hono {
     });
     if (revoked === undefined) {
       throw new RouteError(404, 'invalid_request', `You have no session ${id}.`, {
-        hint: `List your sessions with \`platform sessions --host ${hostOrigin(services, c)}\` (GET /api/platform/sessions) and pass one of their ids.`,
+        hint: `List your sessions with GET ${hostOrigin(services, c)}/api/platform/sessions and pass one of their ids.`,
       });
     }
     services.logger.info(
