@@ -42,6 +42,8 @@ export interface HostLimits {
   readonly publishArchiveBytes: number;
   /** Seconds the CLI waits between polls of a device sign-in; sooner is `slow_down` (0: no wait, for tests). */
   readonly devicePollIntervalSeconds: number;
+  /** Days a CLI session from a device sign-in lasts; the tokens it mints end with it. */
+  readonly cliSessionDays: number;
   /** TOTP codes a user may try per minute (sign-in verification and enrolment together). */
   readonly mfaAttemptsPerMinute: number;
   /** Password sign-in attempts per email a minute (all instances together). */
@@ -78,6 +80,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   logLineBytes: 8 * 1024,
   publishArchiveBytes: 20 * 1024 * 1024,
   devicePollIntervalSeconds: 2,
+  cliSessionDays: 30,
   mfaAttemptsPerMinute: 10,
   signInAttemptsPerMinute: 10,
   deviceCodesPerMinute: 30,

@@ -12,6 +12,8 @@ export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 export interface TestHost extends Host {
   readonly userId: string;
+  /** The seeded user's email (its password is `correct horse`). */
+  readonly email: string;
   readonly accountId: string;
   readonly token: string;
   /** `app.request()` as the seeded user (bearer token), JSON by default. */
@@ -106,6 +108,7 @@ export async function startTestHost(
   return {
     ...host,
     userId: user.id,
+    email: user.email,
     accountId: account.id,
     token,
     call: request(token),

@@ -80,8 +80,22 @@ describe.skipIf(noBrowser !== undefined)(
       await page.getByText('authenticator code is wrong').waitFor({ timeout: 30_000 });
       await page.getByLabel('Authenticator code').fill(totp.generate());
       await page.getByRole('button', { name: 'Verify' }).click();
-      await page.getByText(`Signed in as ${email}`).waitFor({ timeout: 30_000 });
-      expect(await page.getByLabel('Code', { exact: true }).inputValue()).toBe(device.user_code);
+      // The prefilled code is looked up and shown: who asked, from where, when; nothing approved yet.
+      const review = page.getByRole('heading', { name: 'A sign-in is waiting for your approval' });
+      await review.waitFor({ timeout: 30_000 });
+      // The script finds its elements by id: each id once (a second `approve` left Approve dead).
+      const ids = await page.evaluate(() =>
+        [...document.querySelectorAll('[id]')].map((element) => element.id),
+      );
+      expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+      expect(await page.locator('#review-code').textContent()).toBe(device.user_code);
+      expect(await page.locator('#review-client').textContent()).toBe('browser test');
+      expect(await page.locator('#review-address').textContent()).toBe('127.0.0.1');
+      expect(await page.locator('#review-time').textContent()).not.toBe('');
+      expect(await post('/api/platform/device/token', { device_code: device.device_code })).toMatchObject({
+        ok: false,
+        error: { code: 'authorization_pending' },
+      });
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.getByText('Approved. Return to your terminal').waitFor({ timeout: 30_000 });
 
@@ -91,10 +105,16 @@ describe.skipIf(noBrowser !== undefined)(
         data: { token_type: 'Bearer', mfa_pending: true, user: { email } },
       });
 
-      // Signed in already: the next code needs only Deny.
-      const second = (await post('/api/platform/device/code', {})).data;
+      // Signed in already: the next code is typed, reviewed, denied. Its name is markup, shown as text.
+      const markup = '<img src=x onerror="document.title=1"><b>evil</b>';
+      const second = (await post('/api/platform/device/code', { client_name: markup })).data;
       await page.goto(`${origin}/device`);
+      await page.getByText(`Signed in as ${email}`).waitFor({ timeout: 30_000 });
       await page.getByLabel('Code', { exact: true }).fill(second.user_code.toLowerCase());
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await review.waitFor({ timeout: 30_000 });
+      expect(await page.locator('#review-client').textContent()).toBe(markup);
+      expect(await page.locator('#review-client img').count()).toBe(0);
       await page.getByRole('button', { name: 'Deny' }).click();
       await page.getByText('Denied.').waitFor({ timeout: 30_000 });
       expect(await post('/api/platform/device/token', { device_code: second.device_code })).toMatchObject({

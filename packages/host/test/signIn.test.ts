@@ -30,10 +30,7 @@ beforeAll(async () => {
     logger: log.logger,
     limits: { devicePollIntervalSeconds: 1 },
   });
-  const { rows } = await host.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
-    host.userId,
-  ]);
-  email = rows[0]!.email;
+  email = host.email;
 });
 afterAll(() => host.close());
 // Each test starts on a fresh minute of its own: rate-limit windows and TOTP steps never carry over.

@@ -16,8 +16,7 @@ let email: string;
 beforeAll(async () => {
   host = await startTestHost({ logger: log.logger });
   session = (await createToken(host.db, { userId: host.userId, kind: 'session' })).token;
-  email = (await host.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [host.userId]))
-    .rows[0]!.email;
+  email = host.email;
 });
 afterAll(() => host?.close());
 beforeEach(() => log.clear());

@@ -67,6 +67,18 @@ export const deviceTokenResponseSchema = z.object({
 });
 export type DeviceTokenResponse = z.output<typeof deviceTokenResponseSchema>;
 
+/** `data` of `GET /api/platform/device/requests/:user_code`: a pending sign-in, as the approval page shows it. */
+export const deviceRequestResponseSchema = z.object({
+  user_code: z.string(),
+  /** What the client calls itself: untrusted text (control and format characters removed, at most 100). */
+  client_name: z.string().nullable(),
+  /** The address the code was asked for from; null when the host could not tell. */
+  client_address: z.string().nullable(),
+  requested_at: z.string(),
+  expires_at: z.string(),
+});
+export type DeviceRequestResponse = z.output<typeof deviceRequestResponseSchema>;
+
 /** Body of `POST /api/platform/device/approve` (from the browser page). */
 export const deviceApproveRequestSchema = z.object({
   user_code: z.string(),
@@ -106,6 +118,11 @@ export const tokenViewSchema = z.object({
   scopes: z.array(tokenScopeSchema),
   createdAt: z.string(),
   expiresAt: z.string().nullable(),
+  /** When it last signed a request in (to the minute); null: never. */
+  lastUsedAt: z.string().nullable(),
+  lastUsedAddress: z.string().nullable(),
+  /** The CLI session that minted it (the token ends with that session); null: a browser session did. */
+  sessionId: z.string().nullable(),
 });
 export type TokenView = z.output<typeof tokenViewSchema>;
 
@@ -138,3 +155,32 @@ export type CreateTokenResponse = z.output<typeof createTokenResponseSchema>;
 /** `data` of `DELETE /api/platform/tokens/:id`. */
 export const revokeTokenResponseSchema = z.object({ id: z.string(), revokedAt: z.string() });
 export type RevokeTokenResponse = z.output<typeof revokeTokenResponseSchema>;
+
+/** A browser or CLI session as listed (never its secret). */
+export const sessionViewSchema = z.object({
+  id: z.string(),
+  /** `browser`: the session cookie; `cli`: a device sign-in. */
+  kind: z.enum(['browser', 'cli']),
+  /** A CLI session's client name, as the client called itself (untrusted text). */
+  name: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  /** When it last signed a request in (to the minute); null: never. */
+  lastUsedAt: z.string().nullable(),
+  lastUsedAddress: z.string().nullable(),
+  /** The session this request is signed in with. */
+  current: z.boolean(),
+});
+export type SessionView = z.output<typeof sessionViewSchema>;
+
+/** `data` of `GET /api/platform/sessions`: the sessions that still sign in, newest first. */
+export const sessionsResponseSchema = z.object({ sessions: z.array(sessionViewSchema) });
+export type SessionsResponse = z.output<typeof sessionsResponseSchema>;
+
+/** `data` of `DELETE /api/platform/sessions/:id` (`:id` may be `current`): with the tokens it had minted. */
+export const revokeSessionResponseSchema = z.object({
+  id: z.string(),
+  revokedAt: z.string(),
+  revokedTokens: z.array(z.string()),
+});
+export type RevokeSessionResponse = z.output<typeof revokeSessionResponseSchema>;

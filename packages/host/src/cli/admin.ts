@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type JobLogEntry, listJobs } from '../events/jobLog.js';
+import { revokeTokenById } from '../store/credentials.js';
 import {
   addSeat,
   addSourceAccount,
@@ -22,7 +23,6 @@ import {
   findUserByEmail,
   type MembershipRole,
   membershipRole,
-  revokeTokenById,
   TOKEN_SCOPES,
   type TokenScope,
   type User,

@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { HostServices } from '../HostServices.js';
+import { clientAddress } from '../security/clientAddress.js';
 import { securityEvent } from '../security/securityEvent.js';
+import { recordCredentialUse } from '../store/credentials.js';
 import {
   type Credential,
   type CredentialFailure,
@@ -70,7 +72,17 @@ async function lookUp(
         services.now(),
       )
     : undefined;
+  if (found !== undefined && found.failure === undefined) await noteUse(services, c, found.credential.id);
   return { sent, found };
+}
+
+/** Records a credential's use by this request (when and from where; at most once a minute each). */
+export async function noteUse(services: HostServices, c: Context, credentialId: string): Promise<void> {
+  await recordCredentialUse(services.db, {
+    credentialId,
+    now: services.now(),
+    address: clientAddress(c, services.trustedProxies),
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type User,
   unknownAccount,
 } from '../store/users.js';
-import { credentialOf, unauthenticated } from './_auth.js';
+import { credentialOf, noteUse, unauthenticated } from './_auth.js';
 import { RouteError } from './_errors.js';
 
 export interface CallTarget {
@@ -67,6 +67,7 @@ export async function resolveCall(
   const failure = callFailure(services, row, accountRef, slug, options.allowInactive === true);
   if (failure instanceof RouteError) throw failure;
   if (failure !== undefined) throw unauthenticated(credential, failure);
+  await noteUse(services, c, row.credential_id as string);
   const accountId = row.account_id as string;
   const versionId = row.version_id as string;
   return {

@@ -1,22 +1,26 @@
-import type { DeviceApproveResponse, DeviceCodeResponse, DeviceTokenResponse } from '@platform/wire';
-import { Hono } from 'hono';
+import type {
+  DeviceApproveResponse,
+  DeviceCodeResponse,
+  DeviceRequestResponse,
+  DeviceTokenResponse,
+} from '@platform/wire';
+import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
+import { clientAddress } from '../security/clientAddress.js';
 import {
   createDeviceCode,
   DEVICE_CODE_TTL_SECONDS,
   decideDeviceCode,
+  findDeviceRequest,
   normalizeUserCode,
   pollDeviceCode,
 } from '../store/deviceCodes.js';
 import { totpEnabled } from '../store/totp.js';
-import { createToken, findUserById } from '../store/users.js';
+import { createToken, findUserById, type User } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
 import { RouteError } from './_errors.js';
 import { invalidInput, jsonBody } from './_jsonBody.js';
 import { limitPerAddress } from './_limitPerMinute.js';
-
-/** How long a CLI session from a device sign-in lasts. */
-export const CLI_SESSION_DAYS = 30;
 
 const CODE_USAGE = '{ "client_name": "platform CLI on my-laptop" } (optional)';
 const TOKEN_USAGE = '{ "device_code": "<the device_code of POST /api/platform/device/code>" }';
@@ -48,6 +52,7 @@ export function deviceRoutes(services: HostServices): Hono {
     const interval = services.limits.devicePollIntervalSeconds;
     const { deviceCode, userCode } = await createDeviceCode(services.db, {
       clientName: clientName?.replace(/[\p{Cc}\p{Cf}]/gu, '') || undefined,
+      clientAddress: clientAddress(c, services.trustedProxies),
       intervalSeconds: interval,
       now: services.now(),
     });
@@ -113,7 +118,7 @@ export function deviceRoutes(services: HostServices): Hono {
       });
     }
     const mfaPending = await totpEnabled(services.db, user.id);
-    const expiresAt = new Date(now.getTime() + CLI_SESSION_DAYS * 86_400_000);
+    const expiresAt = new Date(now.getTime() + services.limits.cliSessionDays * 86_400_000);
     const { token } = await createToken(services.db, {
       userId: user.id,
       kind: 'cli',
@@ -133,6 +138,26 @@ export function deviceRoutes(services: HostServices): Hono {
     });
   });
 
+  // What the approval page shows before the person decides: the client's own name for itself,
+  // the address and time the code was asked for. For a browser session only, like approving.
+  app.get('/requests/:userCode', async (c) => {
+    const userCode = normalizeUserCode(c.req.param('userCode'));
+    await requireBrowserSession(services, c);
+    if (userCode === undefined) throw notDecided('unknown', c.req.param('userCode').slice(0, 20));
+    const request = await findDeviceRequest(services.db, userCode, services.now());
+    if (request === undefined) throw notDecided('unknown', userCode);
+    return c.json({
+      ok: true,
+      data: {
+        user_code: userCode,
+        client_name: request.clientName ?? null,
+        client_address: request.clientAddress ?? null,
+        requested_at: request.requestedAt.toISOString(),
+        expires_at: request.expiresAt.toISOString(),
+      } satisfies DeviceRequestResponse,
+    });
+  });
+
   app.post('/approve', async (c) => {
     checkStateChange(services, c, { requireJson: true });
     await limitPerAddress(services, c, {
@@ -141,14 +166,7 @@ export function deviceRoutes(services: HostServices): Hono {
       what: 'device sign-in answers',
       hint: (seconds) => `Wait ${seconds} seconds, then approve again.`,
     });
-    const origin = hostOrigin(services, c);
-    const { user, credential } = await requireCredential(services, c, 'any');
-    // A token or a CLI session cannot mint a CLI session: only a person at the page can.
-    if (credential.kind !== 'session') {
-      throw new RouteError(403, 'forbidden', 'Device sign-ins are approved from the browser page only.', {
-        hint: `Open ${origin}/device in a browser signed in to the host, and approve there.`,
-      });
-    }
+    const user = await requireBrowserSession(services, c);
     const body = await jsonBody(services.limits, c, APPROVE_USAGE);
     const userCode = typeof body.user_code === 'string' ? normalizeUserCode(body.user_code) : undefined;
     if (userCode === undefined) {
@@ -177,6 +195,17 @@ export function deviceRoutes(services: HostServices): Hono {
   });
 
   return app;
+}
+
+/** The signed-in user of a browser session: a token or a CLI session cannot mint a CLI session. */
+async function requireBrowserSession(services: HostServices, c: Context): Promise<User> {
+  const { user, credential } = await requireCredential(services, c, 'any');
+  if (credential.kind !== 'session') {
+    throw new RouteError(403, 'forbidden', 'Device sign-ins are approved from the browser page only.', {
+      hint: `Open ${hostOrigin(services, c)}/device in a browser signed in to the host, and approve there.`,
+    });
+  }
+  return user;
 }
 
 function notDecided(outcome: 'unknown' | 'expired' | 'already_decided', userCode: string): RouteError {

@@ -4,9 +4,11 @@ import { normalizeUserCode } from '../store/deviceCodes.js';
 
 // `GET /device`: where a person approves a CLI's sign-in. One self-contained page, no framework:
 // it signs in (POST /api/platform/sign-in), takes the authenticator code when the session waits
-// for one (POST /api/platform/mfa/verify), then approves or denies the code (POST
+// for one (POST /api/platform/mfa/verify), shows who asked for the code, from where and when
+// (GET /api/platform/device/requests/:userCode), then approves or denies it on a click (POST
 // /api/platform/device/approve), all with fetch from this origin, so the JSON routes' Origin and
-// Content-Type rules hold. Inline script and style run under a per-response CSP nonce.
+// Content-Type rules hold. Inline script and style run under a per-response CSP nonce. The script
+// finds its elements by id, so each id is used once.
 
 const STYLE = `
 body { font: 16px/1.5 system-ui, sans-serif; max-width: 26rem; margin: 3rem auto; padding: 0 1rem; color: #1a1a1a; }
@@ -19,11 +21,15 @@ button { margin: 1rem .5rem 0 0; padding: .5rem 1.25rem; font-size: 1rem; cursor
 .done { color: #05622b; font-weight: 600; }
 .muted { color: #555; font-size: .9rem; }
 section[hidden] { display: none; }
+h2 { font-size: 1.1rem; }
+dt { font-weight: 600; }
+dd { margin: 0 0 .5rem; overflow-wrap: anywhere; }
 `;
 
 const SCRIPT = `
 const $ = (id) => document.getElementById(id);
-const sections = ['loading', 'signin', 'mfa', 'approve', 'result'];
+const sections = ['loading', 'signin', 'mfa', 'approve', 'review', 'result'];
+let reviewed;
 function show(id) { for (const s of sections) $(s).hidden = s !== id; }
 function fail(id, error) {
   $(id).textContent = error ? error.message + (error.hint ? ' ' + error.hint : '') : 'The host did not answer; try again.';
@@ -38,7 +44,13 @@ async function call(method, path, body) {
 }
 async function refresh() {
   const me = await call('GET', '/api/platform/me');
-  if (me.ok) { $('who').textContent = me.data.user.email; show('approve'); $('user-code').focus(); return; }
+  if (me.ok) {
+    $('who').textContent = me.data.user.email;
+    show('approve');
+    if ($('user-code').value) return review();
+    $('user-code').focus();
+    return;
+  }
   if (me.error && me.error.reason === 'mfa_pending') { show('mfa'); $('totp').focus(); return; }
   show('signin'); $('email').focus();
 }
@@ -58,16 +70,31 @@ $('mfa-form').addEventListener('submit', async (event) => {
   $('mfa-error').textContent = '';
   await refresh();
 });
+// Looking a code up only shows it: approving always takes a click on Approve.
+async function review() {
+  const answer = await call('GET', '/api/platform/device/requests/' + encodeURIComponent($('user-code').value.trim()));
+  if (!answer.ok) { show('approve'); return fail('approve-error', answer.error); }
+  $('approve-error').textContent = '';
+  reviewed = answer.data;
+  $('review-code').textContent = reviewed.user_code;
+  $('review-client').textContent = reviewed.client_name || '(the client gave no name)';
+  $('review-address').textContent = reviewed.client_address || 'unknown';
+  $('review-time').textContent = new Date(reviewed.requested_at).toLocaleString();
+  show('review');
+  $('approve-button').focus();
+}
 async function decide(decision) {
-  const answer = await call('POST', '/api/platform/device/approve', { user_code: $('user-code').value, decision });
-  if (!answer.ok) return fail('approve-error', answer.error);
+  const answer = await call('POST', '/api/platform/device/approve', { user_code: reviewed.user_code, decision });
+  if (!answer.ok) return fail('review-error', answer.error);
   $('result-text').textContent = decision === 'approve'
     ? 'Approved. Return to your terminal: the CLI is signed in.'
     : 'Denied. The CLI will not be signed in.';
   show('result');
 }
-$('approve-form').addEventListener('submit', (event) => { event.preventDefault(); decide('approve'); });
+$('approve-form').addEventListener('submit', (event) => { event.preventDefault(); review(); });
+$('approve-button').addEventListener('click', () => decide('approve'));
 $('deny').addEventListener('click', () => decide('deny'));
+$('other-code').addEventListener('click', () => { show('approve'); $('user-code').focus(); });
 for (const button of document.querySelectorAll('.sign-out')) {
   button.addEventListener('click', async () => { await call('POST', '/api/platform/sign-out'); await refresh(); });
 }
@@ -103,13 +130,25 @@ const page = (nonce: string, code: string) => `<!doctype html>
   <p id="mfa-error" class="error" role="alert"></p>
 </section>
 <section id="approve" hidden>
-  <p>Signed in as <strong id="who"></strong>. Check that the code matches the one your terminal shows, then approve.</p>
+  <p>Signed in as <strong id="who"></strong>. Enter the code your terminal shows.</p>
   <form id="approve-form" method="post">
     <label for="user-code">Code</label><input id="user-code" name="user_code" value="${code}" autocomplete="off" spellcheck="false" required>
-    <button type="submit">Approve</button><button type="button" id="deny">Deny</button>
+    <button type="submit">Continue</button>
   </form>
-  <p class="muted">Approve only a sign-in you started yourself. <button type="button" class="sign-out">Sign out</button></p>
+  <p class="muted"><button type="button" class="sign-out">Sign out</button></p>
   <p id="approve-error" class="error" role="alert"></p>
+</section>
+<section id="review" hidden>
+  <h2>A sign-in is waiting for your approval</h2>
+  <dl>
+    <dt>Code</dt><dd id="review-code"></dd>
+    <dt>Client (as it calls itself)</dt><dd id="review-client"></dd>
+    <dt>Requested from address</dt><dd id="review-address"></dd>
+    <dt>Requested at</dt><dd id="review-time"></dd>
+  </dl>
+  <p>Approve only a sign-in you started yourself, from this machine or one you know, just now. Check that the code matches the one your terminal shows.</p>
+  <button type="button" id="approve-button">Approve</button><button type="button" id="deny">Deny</button><button type="button" id="other-code">Another code</button>
+  <p id="review-error" class="error" role="alert"></p>
 </section>
 <section id="result" hidden><p id="result-text" class="done" role="status"></p></section>
 <script nonce="${nonce}">${SCRIPT}</script>

@@ -10,6 +10,7 @@ import { parsedBody } from './_jsonBody.js';
 import { limitPerAddress, limitPerMinute } from './_limitPerMinute.js';
 import { deviceRoutes } from './device.js';
 import { mfaRoutes } from './mfa.js';
+import { sessionRoutes } from './sessions.js';
 import { tokenRoutes } from './tokens.js';
 
 const SESSION_DAYS = 14;
@@ -86,6 +87,7 @@ export function platformRoutes(services: HostServices): Hono {
 
   app.route('/device', deviceRoutes(services));
   app.route('/mfa', mfaRoutes(services));
+  app.route('/sessions', sessionRoutes(services));
   app.route('/tokens', tokenRoutes(services));
   return app;
 }

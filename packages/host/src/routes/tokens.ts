@@ -1,6 +1,8 @@
+import type { TokensResponse } from '@platform/wire';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
-import { createToken, listTokens, revokeTokenById, TOKEN_SCOPES, type TokenScope } from '../store/users.js';
+import { listTokens, revokeTokenById } from '../store/credentials.js';
+import { createToken, TOKEN_SCOPES, type TokenScope } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCliUser, requireCredential } from './_auth.js';
 import { RouteError } from './_errors.js';
 import { invalidInput, jsonBody } from './_jsonBody.js';
@@ -16,7 +18,13 @@ export function tokenRoutes(services: HostServices): Hono {
 
   app.get('/', async (c) => {
     const user = await requireCliUser(services, c, 'read');
-    return c.json({ ok: true, data: { tokens: await listTokens(services.db, user.id) } });
+    const tokens = await listTokens(services.db, user.id);
+    return c.json({
+      ok: true,
+      data: {
+        tokens: tokens.map((token) => ({ ...token, scopes: [...token.scopes] })),
+      } satisfies TokensResponse,
+    });
   });
 
   app.post('/', async (c) => {
@@ -50,14 +58,18 @@ export function tokenRoutes(services: HostServices): Hono {
       throw invalidInput(CREATE_USAGE, 'expires_days must be a whole number from 1 to 3650.');
     }
     const granted = (scopes as TokenScope[] | undefined) ?? TOKEN_SCOPES;
-    const expiresAt =
+    const asked =
       expiresDays === undefined ? undefined : new Date(services.now().getTime() + expiresDays * 86_400_000);
+    // A token a CLI session mints ends with it: no later than its expiry, and revoked with it.
+    const parent = credential.kind === 'cli' ? credential : undefined;
+    const expiresAt = earliest(asked, parent?.expiresAt);
     const { id, token } = await createToken(services.db, {
       userId: user.id,
       kind: 'token',
       name: name.trim(),
       expiresAt,
       scopes: granted,
+      parentId: parent?.id,
     });
     return c.json(
       {
@@ -89,3 +101,6 @@ export function tokenRoutes(services: HostServices): Hono {
 
   return app;
 }
+
+const earliest = (a: Date | undefined, b: Date | undefined): Date | undefined =>
+  a === undefined ? b : b === undefined || a.getTime() <= b.getTime() ? a : b;

@@ -33,7 +33,13 @@ function newUserCode(): string {
 /** A new pending device code; the device code itself is returned once. */
 export async function createDeviceCode(
   db: Queryable,
-  input: { clientName: string | undefined; intervalSeconds: number; now: Date },
+  input: {
+    clientName: string | undefined;
+    /** Where the request for the code came from, shown on the approval page. */
+    clientAddress: string | undefined;
+    intervalSeconds: number;
+    now: Date;
+  },
 ): Promise<{ deviceCode: string; userCode: string; expiresAt: Date }> {
   // Codes a day past their expiry are of no use to anyone, and keep their user code taken.
   await db.query('DELETE FROM device_codes WHERE expires_at < $1', [
@@ -44,14 +50,51 @@ export async function createDeviceCode(
     const deviceCode = newToken('pld');
     const userCode = newUserCode();
     const { rowCount } = await db.query(
-      `INSERT INTO device_codes (device_code_hash, user_code, client_name, interval_seconds, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_code) DO NOTHING`,
-      [sha256(deviceCode), userCode, input.clientName ?? null, input.intervalSeconds, input.now, expiresAt],
+      `INSERT INTO device_codes (device_code_hash, user_code, client_name, client_address, interval_seconds, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_code) DO NOTHING`,
+      [
+        sha256(deviceCode),
+        userCode,
+        input.clientName ?? null,
+        input.clientAddress ?? null,
+        input.intervalSeconds,
+        input.now,
+        expiresAt,
+      ],
     );
     if (rowCount === 1) return { deviceCode, userCode, expiresAt };
     // 19^8 codes: a clash is rare, three in a row means something else is wrong.
     if (attempt === 2) throw new Error('could not find a free user code');
   }
+}
+
+/** A pending sign-in as the approval page shows it: who asked (as they call themselves), from where, when. */
+export interface DeviceRequest {
+  readonly clientName: string | undefined;
+  readonly clientAddress: string | undefined;
+  readonly requestedAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** The pending, unexpired sign-in of a user code at `now`, or undefined. */
+export async function findDeviceRequest(
+  db: Queryable,
+  userCode: string,
+  now: Date,
+): Promise<DeviceRequest | undefined> {
+  const { rows } = await db.query(
+    `SELECT client_name, client_address, created_at, expires_at FROM device_codes
+     WHERE user_code = $1 AND status = 'pending' AND expires_at > $2`,
+    [userCode, now],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return {
+    clientName: (row.client_name as string | null) ?? undefined,
+    clientAddress: (row.client_address as string | null) ?? undefined,
+    requestedAt: new Date(row.created_at as string | Date),
+    expiresAt: new Date(row.expires_at as string | Date),
+  };
 }
 
 /** What a poll of the device code finds. `approved` hands the user over once (the row becomes `issued`). */

@@ -154,6 +154,8 @@ export interface Credential {
   readonly scopes: readonly TokenScope[] | undefined;
   readonly mfaPending: boolean;
   readonly expiresAt: Date | undefined;
+  /** The CLI session that minted this token: it signs nothing in once that one is revoked or expired. */
+  readonly parentId: string | undefined;
 }
 
 /** Why a credential does not sign a request in. */
@@ -177,23 +179,29 @@ export const credentialKindsOf = (via: CredentialVia): [CredentialKind, Credenti
   via === 'cookie' ? ['session', 'session'] : ['token', 'cli'];
 
 /** The columns of `sessions s` that {@link credentialFromRow} reads, for queries that embed the check. */
-export const CREDENTIAL_COLUMNS_SQL =
-  's.id AS credential_id, s.kind AS credential_kind, s.scopes, s.mfa_pending, s.expires_at, s.revoked_at';
+export const CREDENTIAL_COLUMNS_SQL = `s.id AS credential_id, s.kind AS credential_kind, s.scopes, s.mfa_pending,
+  s.expires_at, s.revoked_at, s.parent_id,
+  (SELECT p.expires_at FROM sessions p WHERE p.id = s.parent_id) AS parent_expires_at,
+  (SELECT p.revoked_at FROM sessions p WHERE p.id = s.parent_id) AS parent_revoked_at`;
 
-const scopesOf = (value: unknown): readonly TokenScope[] | undefined =>
+/** A stored `scopes` column as scopes; undefined (NULL): every scope. */
+export const scopesOf = (value: unknown): readonly TokenScope[] | undefined =>
   typeof value === 'string'
     ? (value
         .split(' ')
         .filter((scope) => (TOKEN_SCOPES as readonly string[]).includes(scope)) as TokenScope[])
     : undefined;
 
-const dateOf = (value: unknown): Date | undefined =>
+/** A nullable timestamp column as a Date. */
+export const dateOf = (value: unknown): Date | undefined =>
   value === null || value === undefined ? undefined : new Date(value as string | Date);
 
+const isSet = (value: unknown): boolean => value !== null && value !== undefined;
+
 /**
- * The one rule of whether a stored credential signs a request in at `now`: revoked, then expired,
- * then waiting for its TOTP code. Every caller (the lookup below and queries that embed
- * {@link CREDENTIAL_COLUMNS_SQL}) decides with it.
+ * The one rule of whether a stored credential signs a request in at `now`: revoked (it, or the
+ * CLI session that minted it), then expired (likewise), then waiting for its TOTP code. Every
+ * caller (the lookup below and queries that embed {@link CREDENTIAL_COLUMNS_SQL}) decides with it.
  */
 export function credentialFromRow(
   row: Record<string, unknown>,
@@ -206,11 +214,13 @@ export function credentialFromRow(
     scopes: scopesOf(row.scopes),
     mfaPending: row.mfa_pending === true,
     expiresAt,
+    parentId: (row.parent_id as string | null | undefined) ?? undefined,
   };
+  const ended = (at: Date | undefined) => at !== undefined && at.getTime() <= now.getTime();
   const failure =
-    row.revoked_at !== null && row.revoked_at !== undefined
+    isSet(row.revoked_at) || isSet(row.parent_revoked_at)
       ? 'revoked'
-      : expiresAt !== undefined && expiresAt.getTime() <= now.getTime()
+      : ended(expiresAt) || ended(dateOf(row.parent_expires_at))
         ? 'expired'
         : credential.mfaPending
           ? 'mfa_pending'
@@ -261,6 +271,8 @@ export async function createToken(
     scopes?: readonly TokenScope[] | undefined;
     /** Sessions of a user with TOTP start waiting for a code. */
     mfaPending?: boolean | undefined;
+    /** Tokens minted by a CLI session: that session's id (the token ends with it). */
+    parentId?: string | undefined;
   },
 ): Promise<{ id: string; token: string }> {
   const id = newId();
@@ -268,8 +280,8 @@ export async function createToken(
   const scopes =
     input.scopes === undefined ? null : TOKEN_SCOPES.filter((s) => input.scopes?.includes(s)).join(' ');
   await db.query(
-    `INSERT INTO sessions (id, token_hash, user_id, kind, name, expires_at, scopes, mfa_pending)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO sessions (id, token_hash, user_id, kind, name, expires_at, scopes, mfa_pending, parent_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       id,
       sha256(token),
@@ -279,6 +291,7 @@ export async function createToken(
       input.expiresAt ?? null,
       scopes,
       input.mfaPending ?? false,
+      input.parentId ?? null,
     ],
   );
   return { id, token };
@@ -298,58 +311,6 @@ export async function userForToken(
 /** A session that waited for its TOTP code no longer does. */
 export async function clearMfaPending(db: Queryable, credentialId: string): Promise<void> {
   await db.query('UPDATE sessions SET mfa_pending = false WHERE id = $1', [credentialId]);
-}
-
-/** A personal access token as its owner sees it (never the secret). */
-export interface TokenView {
-  readonly id: string;
-  readonly name: string | null;
-  readonly scopes: readonly TokenScope[];
-  readonly createdAt: string;
-  readonly expiresAt: string | null;
-}
-
-/** The user's personal access tokens that are not revoked, newest first. */
-export async function listTokens(db: Queryable, userId: string): Promise<TokenView[]> {
-  const { rows } = await db.query(
-    `SELECT id, name, scopes, created_at, expires_at FROM sessions
-     WHERE user_id = $1 AND kind = 'token' AND revoked_at IS NULL ORDER BY created_at DESC, id`,
-    [userId],
-  );
-  return rows.map((row) => ({
-    id: row.id as string,
-    name: (row.name as string | null) ?? null,
-    scopes: scopesOf(row.scopes) ?? TOKEN_SCOPES,
-    createdAt: new Date(row.created_at as string | Date).toISOString(),
-    expiresAt: dateOf(row.expires_at)?.toISOString() ?? null,
-  }));
-}
-
-/**
- * Revokes a personal access token or CLI session by id (of `userId` when given). Undefined when
- * there is no such credential; `revokedAt` is the first revocation's time when it already was.
- */
-export async function revokeTokenById(
-  db: Queryable,
-  input: { id: string; userId?: string | undefined; now: Date },
-): Promise<
-  { id: string; userId: string; kind: CredentialKind; name: string | null; revokedAt: string } | undefined
-> {
-  const { rows } = await db.query(
-    `UPDATE sessions SET revoked_at = coalesce(revoked_at, $2)
-     WHERE id = $1 AND kind IN ('token', 'cli') AND ($3::text IS NULL OR user_id = $3)
-     RETURNING id, user_id, kind, name, revoked_at`,
-    [input.id, input.now, input.userId ?? null],
-  );
-  const row = rows[0];
-  if (row === undefined) return undefined;
-  return {
-    id: row.id as string,
-    userId: row.user_id as string,
-    kind: row.kind as CredentialKind,
-    name: (row.name as string | null) ?? null,
-    revokedAt: new Date(row.revoked_at as string | Date).toISOString(),
-  };
 }
 
 export async function revokeToken(db: Queryable, token: string): Promise<void> {
