@@ -110,6 +110,7 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
         '0006_cache_epoch.sql',
         '0007_job_claim.sql',
         '0008_job_lease.sql',
+        '0010_device_sessions.sql',
         '0011_mcp.sql',
       ],
     });
