@@ -9,6 +9,7 @@ import {
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { hostOrigin } from '../routes/_auth.js';
+import { bodyLimit } from '../routes/_bodyLimit.js';
 import { errorResponse, RouteError } from '../routes/_errors.js';
 import { type McpCaller, mcpCaller } from './_caller.js';
 import { LegacySessions } from './_legacySessions.js';
@@ -40,7 +41,9 @@ export function mcpRoutes(services: HostServices): Hono {
   });
   const sessions = new LegacySessions();
 
-  app.all('/mcp', async (c) => {
+  const tooLarge = () =>
+    jsonRpcError(413, -32600, `The body is larger than ${maxRequestBodySize} bytes; send less per request.`);
+  app.all('/mcp', bodyLimit({ maxSize: maxRequestBodySize, onError: tooLarge }), async (c) => {
     let caller: McpCaller;
     try {
       caller = await mcpCaller(services, c);
@@ -57,10 +60,10 @@ export function mcpRoutes(services: HostServices): Hono {
     }
     const authInfo = { token: '', clientId: 'platform', scopes: [], extra: { caller } };
     // A POST body is read once, here, on the server's direct path (the SDK then parses nothing and
-    // streams nothing): at most `actionBodyBytes`, then JSON or a JSON-RPC parse error.
+    // streams nothing): at most `actionBodyBytes` (`bodyLimit`, as the actions route's), then JSON.
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
-      const read = await readMcpBody(c, maxRequestBodySize);
+      const read = await readMcpBody(c);
       if (read instanceof Response) return read;
       parsedBody = read.body;
     }
@@ -79,17 +82,10 @@ export function mcpRoutes(services: HostServices): Hono {
 const jsonRpcError = (status: number, code: number, message: string) =>
   Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
 
-async function readMcpBody(c: Context, maxBytes: number): Promise<{ body: unknown } | Response> {
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number.parseInt(declared, 10) > maxBytes) {
-    return jsonRpcError(413, -32600, `The body is larger than ${maxBytes} bytes; send less per request.`);
-  }
-  const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > maxBytes) {
-    return jsonRpcError(413, -32600, `The body is larger than ${maxBytes} bytes; send less per request.`);
-  }
+// The body as JSON, or the JSON-RPC parse error (its size was checked by `bodyLimit` before).
+async function readMcpBody(c: Context): Promise<{ body: unknown } | Response> {
   try {
-    return { body: JSON.parse(text) as unknown };
+    return { body: JSON.parse(await c.req.text()) as unknown };
   } catch {
     return jsonRpcError(400, -32700, 'Parse error: the body is not JSON; send one JSON-RPC message.');
   }
