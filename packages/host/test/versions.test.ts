@@ -246,4 +246,63 @@ describe('publish routes', () => {
     });
     expect(await live()).toBe(v1);
   });
+
+  it('reviews a gated version against the version live now, and refuses to promote one older than live', async () => {
+    const bundle = await buildBundle(join(FIXTURES, 'notes', 'integration.ts'));
+    const manifest = await host.services.runtime.describe({
+      id: 'stale-review',
+      loadBundle: async () => bundle,
+    });
+    const submit = async (egress: readonly string[]) => {
+      const response = await upload('acme', await pack(project(manifest.slug)));
+      const { data } = (await response.json()) as {
+        data: { submission: { id: string }; versions: { id: string }[] };
+      };
+      await host.db.transaction((tx) =>
+        recordVerdict(tx, {
+          submissionId: data.submission.id,
+          checks: [],
+          findings: [],
+          built: [{ slug: manifest.slug, manifest: { ...manifest, egress }, bundle }],
+          now: new Date(),
+        }),
+      );
+      return data.versions[0]!.id;
+    };
+    const asAdmin = (path: string) =>
+      host.app.request(path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+    const reviewOf = async (id: string) =>
+      (
+        (await (await host.call(`/api/platform/versions/${id}`)).json()) as {
+          data: { review: { againstVersion: number | null; egress: { added: string[] }; widens: boolean } };
+        }
+      ).data.review;
+    const wide = [...manifest.egress, 'https://api.wide.example'];
+    // Live: a version that already reaches the wide origin. A candidate with the same egress
+    // widens nothing at gate time.
+    const reaching = await submit(wide);
+    expect((await asAdmin(`/api/platform/admin/versions/${reaching}/promote`)).status).toBe(200);
+    const candidate = await submit(wide);
+    expect((await reviewOf(candidate)).egress.added).toEqual([]);
+    // A newer, narrower version goes live: the candidate now widens egress against it, and says so.
+    const narrow = await submit(manifest.egress);
+    expect((await asAdmin(`/api/platform/admin/versions/${narrow}/promote`)).status).toBe(200);
+    const now = await reviewOf(candidate);
+    expect(now.egress.added).toEqual(['https://api.wide.example']);
+    expect(now.widens).toBe(true);
+    // And it is older than the live version: promoting it is refused, nothing changes.
+    const older = await asAdmin(`/api/platform/admin/versions/${candidate}/promote`);
+    expect(older.status).toBe(409);
+    const { error } = (await older.json()) as { error: { message: string; hint: string } };
+    expect(error.message).toContain('older than the live');
+    expect(error.hint).toContain('rollback');
+    const { rows } = await host.db.query(`SELECT live_version_id FROM integrations WHERE slug = $1`, [
+      manifest.slug,
+    ]);
+    expect(rows[0]!.live_version_id).toBe(narrow);
+  });
 });

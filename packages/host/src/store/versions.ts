@@ -1,6 +1,7 @@
 import type { CheckStatus, Finding, VersionStatus, VersionView } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
-import type { Review } from '../gate/index.js';
+import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { type Review, reviewManifest } from '../gate/index.js';
 import { makeLive } from './integrations.js';
 
 // Versions as the CLI and the admin see them, and the admin's decisions on them (promote, reject,
@@ -21,6 +22,26 @@ const VIEW_COLUMNS = `v.id, v.integration_slug, v.number, v.status, v.created_at
   s.slug AS source_slug, (i.live_version_id = v.id) AS live, sub.checks`;
 const VIEW_FROM = `versions v JOIN integrations i ON i.slug = v.integration_slug JOIN sources s ON s.id = i.source_id
   LEFT JOIN submissions sub ON sub.id = v.submission_id`;
+
+// What a review is computed from: the version's manifest and the integration's live version now.
+const REVIEW_COLUMNS = 'v.review, v.manifest, lv.number AS live_number, lv.manifest AS live_manifest';
+const REVIEW_FROM = 'LEFT JOIN versions lv ON lv.id = i.live_version_id';
+
+/**
+ * A version's review: for a `gated` version still waiting for a decision, computed against the
+ * version live now (what promoting it would change today, whatever was live at gate time); for
+ * any other, the review recorded with it (at gate time, or at promotion).
+ */
+function reviewOf(row: Record<string, unknown>): Review | null {
+  const stored = (row.review as Review | null) ?? null;
+  if (row.status !== 'gated' || row.decision != null || row.live === true || row.manifest == null) return stored;
+  return reviewManifest(
+    row.manifest as DefinitionManifest,
+    row.live_number == null
+      ? undefined
+      : { number: row.live_number as number, manifest: row.live_manifest as DefinitionManifest },
+  );
+}
 
 function toView(row: Record<string, unknown>): VersionView {
   const checks = ((row.checks as StoredCheck[] | null) ?? []).map(({ name, status, ms }) => ({
@@ -68,10 +89,10 @@ export async function listVersionsByStatus(
   status: VersionStatus,
 ): Promise<(VersionView & { review: Review | null })[]> {
   const { rows } = await db.query(
-    `SELECT ${VIEW_COLUMNS}, v.review FROM ${VIEW_FROM} WHERE v.status = $1 AND v.decision IS NULL ORDER BY v.created_at, v.number`,
+    `SELECT ${VIEW_COLUMNS}, ${REVIEW_COLUMNS} FROM ${VIEW_FROM} ${REVIEW_FROM} WHERE v.status = $1 AND v.decision IS NULL ORDER BY v.created_at, v.number`,
     [status],
   );
-  return rows.map((row) => ({ ...toView(row), review: (row.review as Review | null) ?? null }));
+  return rows.map((row) => ({ ...toView(row), review: reviewOf(row) }));
 }
 
 export interface VersionDetail {
@@ -85,7 +106,7 @@ export interface VersionDetail {
 
 export async function findVersion(db: Queryable, id: string): Promise<VersionDetail | undefined> {
   const { rows } = await db.query(
-    `SELECT ${VIEW_COLUMNS}, i.source_id, sub.findings, v.review, v.decision_reason FROM ${VIEW_FROM} WHERE v.id = $1`,
+    `SELECT ${VIEW_COLUMNS}, i.source_id, sub.findings, v.decision_reason, ${REVIEW_COLUMNS} FROM ${VIEW_FROM} ${REVIEW_FROM} WHERE v.id = $1`,
     [id],
   );
   const row = rows[0];
@@ -100,7 +121,7 @@ export async function findVersion(db: Queryable, id: string): Promise<VersionDet
     sourceId: row.source_id as string,
     findings,
     checks: (row.checks as StoredCheck[] | null) ?? [],
-    review: (row.review as Review | null) ?? null,
+    review: reviewOf(row),
     decisionReason: (row.decision_reason as string | null) ?? null,
   };
 }
@@ -132,9 +153,29 @@ export async function promoteVersion(
       'List the versions waiting for review with `platform-host admin version list`.',
     );
   }
+  // Reviewed against what is live now, under the lock: what the admin saw in `version review`.
+  const { rows } = await tx.query(
+    `SELECT v.manifest, lv.number AS live_number, lv.manifest AS live_manifest
+     FROM versions v JOIN integrations i ON i.slug = v.integration_slug ${REVIEW_FROM} WHERE v.id = $1`,
+    [input.versionId],
+  );
+  const now = rows[0]!;
+  if (now.live_number != null && (now.live_number as number) > row.number) {
+    throw new DecisionError(
+      'conflict',
+      `Version ${row.slug} v${row.number} is older than the live v${now.live_number as number}; promoting it would go back.`,
+      `Promote a newer version, or go back on purpose with \`platform-host admin integration rollback ${row.slug}\`.`,
+    );
+  }
+  const review = reviewManifest(
+    now.manifest as DefinitionManifest,
+    now.live_number == null
+      ? undefined
+      : { number: now.live_number as number, manifest: now.live_manifest as DefinitionManifest },
+  );
   await tx.query(
-    `UPDATE versions SET decision = 'promoted', decided_by = $2, decided_at = $3 WHERE id = $1`,
-    [input.versionId, input.userId, input.now],
+    `UPDATE versions SET decision = 'promoted', decided_by = $2, decided_at = $3, review = $4::jsonb WHERE id = $1`,
+    [input.versionId, input.userId, input.now, JSON.stringify(review)],
   );
   await makeLive(tx, { slug: row.slug, versionId: input.versionId, reason: 'promote', userId: input.userId });
   return (await findVersion(tx, input.versionId))!.version;
