@@ -1,6 +1,6 @@
+import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { CheckStatus, Finding, VersionStatus, VersionView } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
-import type { DefinitionManifest } from '@platform/sdk/runtime';
 import { type Review, reviewManifest } from '../gate/index.js';
 import { makeLive } from './integrations.js';
 
@@ -34,7 +34,8 @@ const REVIEW_FROM = 'LEFT JOIN versions lv ON lv.id = i.live_version_id';
  */
 function reviewOf(row: Record<string, unknown>): Review | null {
   const stored = (row.review as Review | null) ?? null;
-  if (row.status !== 'gated' || row.decision != null || row.live === true || row.manifest == null) return stored;
+  if (row.status !== 'gated' || row.decision != null || row.live === true || row.manifest == null)
+    return stored;
   return reviewManifest(
     row.manifest as DefinitionManifest,
     row.live_number == null
