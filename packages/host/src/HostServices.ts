@@ -132,8 +132,10 @@ export interface HostServices {
   /** The partner log budgets (per call, and per integration per minute in this process). */
   readonly logBudgets: LogBudgets;
   /**
-   * The host's public origin (`https://host.example`), used for OAuth redirect URIs and the
-   * Origin check. Undefined: taken from each request's URL (local use).
+   * The host's public origin (`https://host.example`), the only source of absolute URLs (OAuth
+   * redirect URIs, the device verification URI, registry tarballs, MCP hints) and of the Origin
+   * check: `createHost({ publicOrigin })`, else the address `serve` listens on. Undefined only for
+   * a host not serving (tests, library use): then taken from each request's URL.
    */
   readonly publicOrigin: string | undefined;
   /** The reverse proxies whose `X-Forwarded-For` names the client (per-address limits); `NO_TRUSTED_PROXIES` for none. */

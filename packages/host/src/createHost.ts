@@ -137,7 +137,11 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       fetch,
       logger,
       limits,
-      publicOrigin: options.publicOrigin,
+      // The configured origin, else (once serving) the address this host listens on: absolute URLs
+      // never come from a request's Host header when either is known.
+      get publicOrigin() {
+        return options.publicOrigin?.replace(/\/+$/, '') ?? listening;
+      },
       trustedProxies,
       now,
       gate: {

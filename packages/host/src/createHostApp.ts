@@ -61,7 +61,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/platform', toolPolicyRoutes(services));
   app.route('/', mcpRoutes(services));
   if (services.registry)
-    app.route('/', registryRoutes({ folder: services.registry, publicOrigin: services.publicOrigin }));
+    app.route('/', registryRoutes({ folder: services.registry, publicOrigin: () => services.publicOrigin }));
 
   app.notFound((c) =>
     errorResponse(c, 404, 'invalid_request', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),

@@ -104,7 +104,7 @@ describe('the registry routes', () => {
   it('builds tarball URLs from the public origin when there is one', async () => {
     const registry = registryRoutes({
       folder: openRegistryFolder(dir),
-      publicOrigin: 'https://host.example/',
+      publicOrigin: () => 'https://host.example/',
     });
     const doc = await json(await registry.request('http://10.0.0.5:8787/registry/@platform/sdk'));
     expect(doc.versions['0.4.0'].dist.tarball).toBe(

@@ -22,8 +22,13 @@ export const SHUTDOWN_TIMEOUT_MS = 10_000;
 export interface ServeOptions extends DataOptions {
   /** Default 8787; 0 picks a free port. */
   readonly port?: number | undefined;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. Any other than a loopback address needs `publicOrigin`. */
   readonly hostname?: string | undefined;
+  /**
+   * The origin users reach this host at (`https://platform.example.com`): every absolute URL the
+   * host writes starts with it. Default, on a loopback address only: the address it listens on.
+   */
+  readonly publicOrigin?: string | undefined;
   /** Example projects to install: a folder of projects, `null` for none, default the repo's `examples/`. */
   readonly examplesDir?: string | null | undefined;
   /** How long in-flight requests may take to finish after a stop is asked for. */
@@ -204,6 +209,50 @@ function stopServer(server: Server, timeoutMs: number): Promise<void> {
  * token on the first start, installs and activates the example integrations, and listens.
  * @example const running = await serve({ dataDir: '.platform-host', port: 0 }); ...; await running.close();
  */
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '::1', '[::1]']);
+
+/** Whether `hostname` binds loopback only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHostname(hostname: string): boolean {
+  return LOOPBACK_HOSTNAMES.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * The public origin to serve with: `configured` checked (an http(s) origin, nothing after it),
+ * required when binding anything but loopback, where a request's Host header would otherwise be
+ * the only guess at the host's address.
+ */
+export function checkPublicOrigin(hostname: string, configured: string | undefined): string | undefined {
+  if (configured === undefined) {
+    if (isLoopbackHostname(hostname)) return undefined;
+    throw new CliError(
+      'usage',
+      `Serving on ${hostname} needs --public-origin, the address users reach this host at.`,
+      "Pass --public-origin https://<the host name users open> (or set PLATFORM_PUBLIC_ORIGIN); absolute URLs are never taken from a request's Host header.",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(configured);
+  } catch {
+    throw new CliError(
+      'usage',
+      `--public-origin ${configured} is not a URL.`,
+      'Pass an origin such as https://platform.example.com.',
+    );
+  }
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.origin !== configured.replace(/\/+$/, '')
+  ) {
+    throw new CliError(
+      'usage',
+      `--public-origin ${configured} is not an origin (http or https, a host, an optional port, nothing after).`,
+      `Pass ${url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : 'https://platform.example.com'}.`,
+    );
+  }
+  return url.origin;
+}
+
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const logger =
     options.logger ??
@@ -218,6 +267,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       'Pass --examples with a folder of projects (each with a platform.json), or --no-examples.',
     );
   }
+  const hostname = options.hostname ?? DEFAULT_HOSTNAME;
+  const publicOrigin = checkPublicOrigin(hostname, options.publicOrigin);
   // Checked and read before the data folder is claimed: a refused switch or bad CA file changes nothing.
   const { egress, switches } = await egressSwitches({
     allowLoopback: options.allowLoopbackEgress === true,
@@ -235,6 +286,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       logger,
       events: eventOptions(options.env ?? {}),
       egress,
+      publicOrigin,
     });
     if (switches.allowLoopback) logger.warn({ egress: 'loopback' }, LOOPBACK_EGRESS_WARNING);
     if (switches.caFile !== undefined) {
@@ -283,11 +335,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         active.add(integration.slug);
     }
 
-    const { server, address } = await listen(
-      host,
-      options.port ?? DEFAULT_PORT,
-      options.hostname ?? DEFAULT_HOSTNAME,
-    );
+    const { server, address } = await listen(host, options.port ?? DEFAULT_PORT, hostname);
     const shown = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address;
     const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
     logger.info({ url, engine: host.db.engine }, 'listening');

@@ -76,11 +76,13 @@ export const serveCommand: Command = {
   path: ['serve'],
   summary: 'Run the host over HTTP (seeds a demo user, account, token and the examples on first start)',
   help: [
-    'platform-host serve [--port N] [--host H] [--data DIR] [--examples DIR | --no-examples]',
+    'platform-host serve [--port N] [--host H] [--public-origin URL] [--data DIR] [--examples DIR | --no-examples]',
     '                    [--allow-loopback-egress] [--egress-ca FILE]',
     '',
     `  --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)`,
     `  --host H            address to listen on (default ${DEFAULT_HOSTNAME})`,
+    '  --public-origin URL the origin users reach this host at; every absolute URL starts with it.',
+    '                      Required with a --host other than loopback. Also PLATFORM_PUBLIC_ORIGIN.',
     `  --data DIR          data folder (default ${DEFAULT_DATA_DIR}): PGlite, secret.key, and the demo's`,
     '                      demo-token, demo-account and demo-password (mode 0600; also with DATABASE_URL)',
     '  --examples DIR      install the projects in DIR (default: the repo examples/ when run from the repo)',
@@ -119,6 +121,7 @@ export const serveCommand: Command = {
     ...DATA_OPTION,
     port: { type: 'string' },
     host: { type: 'string' },
+    'public-origin': { type: 'string' },
     examples: { type: 'string' },
     'no-examples': { type: 'boolean' },
     'allow-loopback-egress': { type: 'boolean' },
@@ -140,6 +143,7 @@ export const serveCommand: Command = {
       ...data,
       port: integerOption(args, 'port', { min: 0, max: 65_535 }, DEFAULT_PORT),
       hostname: optionalString(args, 'host'),
+      publicOrigin: optionalString(args, 'public-origin') ?? (io.env.PLATFORM_PUBLIC_ORIGIN || undefined),
       examplesDir:
         args.values['no-examples'] === true
           ? null

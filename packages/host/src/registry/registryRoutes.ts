@@ -8,8 +8,8 @@ export const REGISTRY_PATH = '/registry';
 
 export interface RegistryRoutesOptions {
   readonly folder: RegistryFolder;
-  /** Tarball URLs start with it; default: the request's origin. */
-  readonly publicOrigin?: string | undefined;
+  /** Tarball URLs start with it (read per request: a host learns its address once it listens); default: the request's origin. */
+  readonly publicOrigin?: (() => string | undefined) | undefined;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface RegistryRoutesOptions {
  */
 export function registryRoutes(options: RegistryRoutesOptions): Hono {
   const app = new Hono().basePath(REGISTRY_PATH);
-  const origin = (c: Context) => (options.publicOrigin ?? new URL(c.req.url).origin).replace(/\/+$/, '');
+  const origin = (c: Context) => (options.publicOrigin?.() ?? new URL(c.req.url).origin).replace(/\/+$/, '');
 
   app.all('/*', async (c) => {
     // Hono answers HEAD with this handler's GET response, body dropped.
