@@ -1,7 +1,8 @@
 // Absolute URLs come from the configured public origin, or from the address `serve` listens on:
 // never from a request's Host header. Serving anything but loopback needs `--public-origin`.
-import { request } from 'node:http';
+
 import { existsSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
