@@ -156,6 +156,34 @@ describe('publish routes', () => {
     expect(await count('submissions')).toBe(before);
   });
 
+  it("answers a source the user holds no seat on as one that does not exist, and names no other tenant's source", async () => {
+    const hidden = await createSource(host.db, { slug: 'hidden-co', name: 'Hidden', stage: 'production' });
+    for (const response of [
+      await upload('hidden-co', await pack(project('acme-notes'))),
+      await host.call('/api/platform/sources/hidden-co/versions'),
+    ]) {
+      expect(response.status).toBe(404);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error).toMatchObject({ code: 'source_not_found' });
+      expect(error.message).toBe('No source "hidden-co" among the sources you hold a seat on.');
+    }
+    const unknown = await host.call('/api/platform/sources/no-such-source/versions');
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
+      'No source "no-such-source" among the sources you hold a seat on.',
+    );
+    // A slug owned by a source this user holds no seat on: refused without naming that source.
+    const owner = await createUser(host.db, { email: 'hidden-owner@example.test', name: 'Hidden owner' });
+    await addSeat(host.db, hidden.id, owner.id, 'owner');
+    const ownerToken = (await createToken(host.db, { userId: owner.id, kind: 'token' })).token;
+    const claimed = await upload('hidden-co', await pack(project('hidden-notes')), ownerToken);
+    expect(claimed.status).toBe(202);
+    const taken = await upload('acme', await pack(project('hidden-notes')));
+    expect(taken.status).toBe(409);
+    const text = JSON.stringify(await taken.json());
+    expect(text).toContain('slug_taken');
+    expect(text).not.toContain('hidden-co');
+  });
+
   it('reviews, promotes, rejects and rolls back gated versions', async () => {
     const bundle = await buildBundle(join(FIXTURES, 'notes', 'integration.ts'));
     const manifest = await host.services.runtime.describe({

@@ -61,14 +61,24 @@ async function noSeat(
   });
 }
 
-async function sourceOr404(services: HostServices, slug: string): Promise<Source> {
+const sourceNotFound = (slug: string) =>
+  new RouteError(404, 'source_not_found', `No source "${slug}" among the sources you hold a seat on.`, {
+    hint: 'List the sources you hold a seat on with `platform sources`.',
+  });
+
+/**
+ * The source and the user's role on it; a source the user holds no seat on is answered exactly
+ * as one that does not exist (404), so its existence is not told to other tenants.
+ */
+async function seatedSource(
+  services: HostServices,
+  user: User,
+  slug: string,
+): Promise<{ source: Source; role: SeatRole }> {
   const source = await findSource(services.db, slug);
-  if (source === undefined) {
-    throw new RouteError(404, 'source_not_found', `No source "${slug}".`, {
-      hint: 'List the sources you hold a seat on with `platform sources`.',
-    });
-  }
-  return source;
+  const role = source === undefined ? undefined : await roleOn(services, user, source.id);
+  if (source === undefined || role === undefined) throw sourceNotFound(slug);
+  return { source, role };
 }
 
 /** The user's role on a source (platform admins read every source as viewers). */
@@ -128,8 +138,7 @@ export function versionRoutes(services: HostServices): Hono {
     async (c) => {
       const user = await requireCliUser(services, c, 'publish');
       checkStateChange(services, c, { requireJson: false });
-      const source = await sourceOr404(services, c.req.param('source'));
-      const role = await roleOn(services, user, source.id);
+      const { source, role } = await seatedSource(services, user, c.req.param('source'));
       if (role !== 'owner' && role !== 'publisher')
         throw await noSeat(services, user, source, 'a publisher or owner');
       if (!/^application\/(gzip|x-gzip|octet-stream)\b/i.test(c.req.header('content-type') ?? '')) {
@@ -178,12 +187,19 @@ export function versionRoutes(services: HostServices): Hono {
         );
       } catch (error) {
         if (!(error instanceof SlugTakenError)) throw error;
+        // The owning source is named only to someone who holds a seat on it.
+        const owner = await findSource(services.db, error.ownerSource);
+        const seated = owner !== undefined && (await roleOn(services, user, owner.id)) !== undefined;
         throw new RouteError(
           409,
           'slug_taken',
-          `${error.message} A source cannot publish a slug another source owns.`,
+          seated
+            ? `${error.message} A source cannot publish a slug another source owns.`
+            : `Integration "${error.slug}" belongs to another source. A source cannot publish a slug another source owns.`,
           {
-            hint: `Publish "${error.slug}" from source "${error.ownerSource}", or pick another slug in the definition and platform.json.`,
+            hint: seated
+              ? `Publish "${error.slug}" from source "${error.ownerSource}", or pick another slug in the definition and platform.json.`
+              : 'Pick another slug in the definition and platform.json.',
           },
         );
       }
@@ -192,9 +208,7 @@ export function versionRoutes(services: HostServices): Hono {
 
   app.get('/sources/:source/versions', async (c) => {
     const user = await requireCliUser(services, c, 'read');
-    const source = await sourceOr404(services, c.req.param('source'));
-    if ((await roleOn(services, user, source.id)) === undefined)
-      throw await noSeat(services, user, source, 'a');
+    const { source } = await seatedSource(services, user, c.req.param('source'));
     const all = ['1', 'true'].includes(c.req.query('all') ?? '');
     return c.json({
       ok: true,
