@@ -109,10 +109,12 @@ describe('publish routes', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
   });
 
-  it('refuses an unknown source with source_not_found', async () => {
+  it('refuses an unknown source as one without a seat (forbidden, listing the seats)', async () => {
     const response = await upload('nope', await pack(project('acme-notes')));
-    expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('source_not_found');
+    expect(response.status).toBe(403);
+    const { error } = (await response.json()) as { error: { code: string; message: string; hint: string } };
+    expect(error).toMatchObject({ code: 'forbidden', message: 'You hold no seat on a source "nope".' });
+    expect(error.hint).toContain('acme (publisher)');
   });
 
   it('stores a submission with a submitted version per integration and queues its gate job', async () => {
@@ -162,14 +164,17 @@ describe('publish routes', () => {
       await upload('hidden-co', await pack(project('acme-notes'))),
       await host.call('/api/platform/sources/hidden-co/versions'),
     ]) {
-      expect(response.status).toBe(404);
+      expect(response.status).toBe(403);
       const { error } = (await response.json()) as { error: { code: string; message: string } };
-      expect(error).toMatchObject({ code: 'source_not_found' });
-      expect(error.message).toBe('No source "hidden-co" among the sources you hold a seat on.');
+      expect(error).toMatchObject({
+        code: 'forbidden',
+        message: 'You hold no seat on a source "hidden-co".',
+      });
     }
     const unknown = await host.call('/api/platform/sources/no-such-source/versions');
+    expect(unknown.status).toBe(403);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
-      'No source "no-such-source" among the sources you hold a seat on.',
+      'You hold no seat on a source "no-such-source".',
     );
     // A slug owned by a source this user holds no seat on: refused without naming that source.
     const owner = await createUser(host.db, { email: 'hidden-owner@example.test', name: 'Hidden owner' });

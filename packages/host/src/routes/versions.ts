@@ -43,32 +43,34 @@ async function seatsOf(services: HostServices, userId: string): Promise<Seat[]> 
 
 const REJECT_USAGE = '{ "reason": "why the version is rejected" }';
 
-/** The 403 for a user without the seat a source needs, listing the seats they hold. */
+/**
+ * The 403 for a user without the seat a source needs, listing the seats they hold. `needs`
+ * undefined: no seat at all, said the same way whether or not the source exists.
+ */
 async function noSeat(
   services: HostServices,
   user: User,
-  source: Source,
-  needs: string,
+  slug: string,
+  needs: string | undefined,
 ): Promise<RouteError> {
   const seats = await seatsOf(services, user.id);
   const held =
     seats.length === 0
       ? 'You hold no seat on any source.'
       : `Your seats: ${seats.map((seat) => `${seat.slug} (${seat.role})`).join(', ')}.`;
-  return new RouteError(403, 'forbidden', `You need ${needs} seat on source "${source.slug}".`, {
-    hint: `${held} Ask an owner of "${source.slug}" for a publisher seat, or pick a source you publish to with \`platform use <source-slug>\`.`,
+  const message =
+    needs === undefined
+      ? `You hold no seat on a source "${slug}".`
+      : `You need ${needs} seat on source "${slug}".`;
+  return new RouteError(403, 'forbidden', message, {
+    hint: `${held} Ask an owner of "${slug}" for a publisher seat, or pick a source you publish to with \`platform use <source-slug>\`.`,
     seats: seats.map(({ slug, role }) => ({ source: slug, role })),
   });
 }
 
-const sourceNotFound = (slug: string) =>
-  new RouteError(404, 'source_not_found', `No source "${slug}" among the sources you hold a seat on.`, {
-    hint: 'List the sources you hold a seat on with `platform sources`.',
-  });
-
 /**
- * The source and the user's role on it; a source the user holds no seat on is answered exactly
- * as one that does not exist (404), so its existence is not told to other tenants.
+ * The source and the user's role on it. A user without a seat gets the same 403 whether or not the
+ * source exists, so a source's existence is not told to other tenants.
  */
 async function seatedSource(
   services: HostServices,
@@ -77,7 +79,7 @@ async function seatedSource(
 ): Promise<{ source: Source; role: SeatRole }> {
   const source = await findSource(services.db, slug);
   const role = source === undefined ? undefined : await roleOn(services, user, source.id);
-  if (source === undefined || role === undefined) throw sourceNotFound(slug);
+  if (source === undefined || role === undefined) throw await noSeat(services, user, slug, undefined);
   return { source, role };
 }
 
@@ -140,7 +142,7 @@ export function versionRoutes(services: HostServices): Hono {
       checkStateChange(services, c, { requireJson: false });
       const { source, role } = await seatedSource(services, user, c.req.param('source'));
       if (role !== 'owner' && role !== 'publisher')
-        throw await noSeat(services, user, source, 'a publisher or owner');
+        throw await noSeat(services, user, source.slug, 'a publisher or owner');
       if (!/^application\/(gzip|x-gzip|octet-stream)\b/i.test(c.req.header('content-type') ?? '')) {
         throw new RouteError(415, 'unsupported_media_type', 'Send the packed project as the body.', {
           hint: 'Upload with Content-Type: application/gzip (platform publish does).',
