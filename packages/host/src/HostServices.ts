@@ -54,6 +54,8 @@ export interface HostLimits {
   readonly signInsPerAddressPerMinute: number;
   /** Device token polls (`POST /api/platform/device/token`) from one client address a minute. */
   readonly deviceTokenPollsPerMinute: number;
+  /** Uploads (`POST /api/platform/sources/:source/versions`) one user may make to one source a minute. */
+  readonly uploadsPerSeatPerMinute: number;
   /** Device sign-in answers (`POST /api/platform/device/approve`) from one client address a minute. */
   readonly deviceApprovalsPerMinute: number;
   /** The body of a JSON route under `/api/platform` and `/api/integrations/<slug>/activation`, in bytes. */
@@ -86,6 +88,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   deviceCodesPerMinute: 30,
   signInsPerAddressPerMinute: 30,
   deviceTokenPollsPerMinute: 120,
+  uploadsPerSeatPerMinute: 20,
   deviceApprovalsPerMinute: 30,
   jsonBodyBytes: 256 * 1024,
   jsonBodyDepth: 32,

@@ -52,7 +52,10 @@ describe('publish routes', () => {
     Number((await host.db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n);
 
   beforeAll(async () => {
-    host = await startTestHost({ projects: [], limits: { publishArchiveBytes: 64 * 1024 } });
+    host = await startTestHost({
+      projects: [],
+      limits: { publishArchiveBytes: 64 * 1024, uploadsPerSeatPerMinute: 1000 },
+    });
     prod = await createSource(host.db, { slug: 'acme', name: 'Acme', stage: 'production' });
     const dev = await createSource(host.db, { slug: 'acme-dev', name: 'Acme dev', stage: 'development' });
     await addSeat(host.db, prod.id, host.userId, 'publisher');
@@ -89,6 +92,28 @@ describe('publish routes', () => {
     expect(error.hint).toContain('acme (publisher)');
     expect(error.hint).toContain('acme-dev (viewer)');
     expect(error.hint).toContain('platform use');
+  });
+
+  it('limits uploads per seat a minute (429 rate_limited with Retry-After), storing nothing past it', async () => {
+    const limited = await startTestHost({ projects: [], limits: { uploadsPerSeatPerMinute: 2 } });
+    try {
+      const source = await createSource(limited.db, { slug: 'acme', name: 'Acme', stage: 'production' });
+      await addSeat(limited.db, source.id, limited.userId, 'publisher');
+      const send = () =>
+        limited.app.request('/api/platform/sources/acme/versions', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${limited.token}`, 'content-type': 'application/gzip' },
+          body: Buffer.from('not even an archive'),
+        });
+      expect((await send()).status).toBe(400);
+      expect((await send()).status).toBe(400);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    } finally {
+      await limited.close();
+    }
   });
 
   it('refuses a tarball carrying local secrets, naming the file, and stores nothing', async () => {

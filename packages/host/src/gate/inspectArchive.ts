@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { Parser } from 'tar';
 import { checkArchiveEntry, isRegularFile } from './_archiveEntry.js';
 import { ArchiveError } from './ArchiveError.js';
@@ -36,14 +36,17 @@ const MANIFEST_EXAMPLE =
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /**
- * Reads a gzipped tar of a partner project in memory, writing nothing, and throws an
+ * Reads a gzipped tar of a partner project in memory, writing nothing, and rejects with an
  * {@link ArchiveError} naming the file and the fix for anything the gate refuses: not a gzipped
  * tar, links and devices, absolute or escaping paths, local secrets (`.env*`,
  * `.platform/local-secrets.json`), a missing or invalid `platform.json`, no `package.json` or
- * `package-lock.json`, or more than the limits. Synchronous: routes call it before storing anything.
- * @example const { manifest } = inspectArchive(body, { maxBytes: 20 * 1024 * 1024 });
+ * `package-lock.json`, or more than the limits. Off the event loop where it costs: the archive is
+ * inflated by zlib on libuv's thread pool and parsed chunk by chunk as the chunks arrive, so a
+ * small upload that inflates to the limit holds up no other request. Routes await it before
+ * storing anything.
+ * @example const { manifest } = await inspectArchive(body, { maxBytes: 20 * 1024 * 1024 });
  */
-export function inspectArchive(archive: Buffer, limits: ArchiveLimits = {}): ArchiveContents {
+export async function inspectArchive(archive: Buffer, limits: ArchiveLimits = {}): Promise<ArchiveContents> {
   const max = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
   if (archive.length > max.maxBytes) {
     throw new ArchiveError(
@@ -65,7 +68,6 @@ export function inspectArchive(archive: Buffer, limits: ArchiveLimits = {}): Arc
   let unpackedBytes = 0;
   let refused: unknown;
   let manifestText: string | undefined;
-  const tar = gunzip(archive, max);
   const parser = new Parser({
     onwarn: (_code, message: string | Error) =>
       problems.push(typeof message === 'string' ? message : message.message),
@@ -97,8 +99,7 @@ export function inspectArchive(archive: Buffer, limits: ArchiveLimits = {}): Arc
     },
   });
   parser.on('error', (error: Error) => problems.push(error.message));
-  // With a Buffer, the parser runs to the end before `end` returns.
-  parser.end(tar);
+  await inflateInto(archive, max, parser, () => refused !== undefined);
   if (refused !== undefined) throw refused;
   if (problems.length > 0) {
     throw new ArchiveError('not_tar', `the upload is not a readable tar.gz archive (${problems[0]})`, {
@@ -130,26 +131,55 @@ export function inspectArchive(archive: Buffer, limits: ArchiveLimits = {}): Arc
   return { manifest, files: [...files] };
 }
 
-// Inflated up front, within the limits (plus room for tar's headers and padding): a small upload
-// that inflates without end is refused before it costs more than that.
-function gunzip(archive: Buffer, max: Required<ArchiveLimits>): Buffer {
-  try {
-    return gunzipSync(archive, { maxOutputLength: max.maxUnpackedBytes + (max.maxFiles + 32) * 1536 });
-  } catch (error) {
-    if (error instanceof RangeError) {
-      throw new ArchiveError('too_large', `the archive unpacks to more than ${mib(max.maxUnpackedBytes)}`, {
-        hint: 'Leave node_modules, build output and large assets out of the archive (`platform publish` does).',
-      });
-    }
-    throw new ArchiveError(
-      'not_gzip',
-      `the upload is not a readable gzip file (${(error as Error).message})`,
-      {
-        hint: 'Publish with `platform publish`, or send `tar -czf - .` of the project folder.',
-        cause: error,
-      },
+// Inflated as a stream (zlib works on the thread pool) into the parser, chunk by chunk, within the
+// limits (plus room for tar's headers and padding): a small upload that inflates without end is
+// refused once it passes them, never held whole. Stops early once `stopped()` (a refusal).
+function inflateInto(
+  archive: Buffer,
+  max: Required<ArchiveLimits>,
+  parser: Parser,
+  stopped: () => boolean,
+): Promise<void> {
+  const limit = max.maxUnpackedBytes + (max.maxFiles + 32) * 1536;
+  return new Promise((resolve, reject) => {
+    const gunzip = createGunzip();
+    let inflated = 0;
+    let settled = false;
+    const finish = (error?: ArchiveError) => {
+      if (settled) return;
+      settled = true;
+      gunzip.destroy();
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    gunzip.on('data', (chunk: Buffer) => {
+      inflated += chunk.length;
+      if (inflated > limit) {
+        finish(
+          new ArchiveError('too_large', `the archive unpacks to more than ${mib(max.maxUnpackedBytes)}`, {
+            hint: 'Leave node_modules, build output and large assets out of the archive (`platform publish` does).',
+          }),
+        );
+        return;
+      }
+      parser.write(chunk);
+      if (stopped()) finish();
+    });
+    gunzip.on('end', () => {
+      if (settled) return;
+      parser.end();
+      finish();
+    });
+    gunzip.on('error', (error: Error) =>
+      finish(
+        new ArchiveError('not_gzip', `the upload is not a readable gzip file (${error.message})`, {
+          hint: 'Publish with `platform publish`, or send `tar -czf - .` of the project folder.',
+          cause: error,
+        }),
+      ),
     );
-  }
+    gunzip.end(archive);
+  });
 }
 
 function checkCounts(fileCount: number, bytes: number, max: Required<ArchiveLimits>): void {

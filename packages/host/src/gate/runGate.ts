@@ -169,7 +169,7 @@ async function gate(
   let contents: ArchiveContents | undefined;
   await check('archive', undefined, async (log) => {
     try {
-      contents = inspectArchive(input.archive, input.archiveLimits);
+      contents = await inspectArchive(input.archive, input.archiveLimits);
       await unpackArchive(input.archive, projectDir);
     } catch (error) {
       if (!(error instanceof ArchiveError)) throw error;

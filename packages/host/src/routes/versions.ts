@@ -24,6 +24,7 @@ import { checkStateChange, requireCliUser } from './_auth.js';
 import { bodyLimit } from './_bodyLimit.js';
 import { RouteError, requestIdOf } from './_errors.js';
 import { jsonBody } from './_jsonBody.js';
+import { limitPerMinute } from './_limitPerMinute.js';
 
 interface Seat {
   readonly slug: string;
@@ -143,6 +144,15 @@ export function versionRoutes(services: HostServices): Hono {
       const { source, role } = await seatedSource(services, user, c.req.param('source'));
       if (role !== 'owner' && role !== 'publisher')
         throw await noSeat(services, user, source.slug, 'a publisher or owner');
+      // Each upload is inspected and then gated: bounded per seat, across instances.
+      const limit = services.limits.uploadsPerSeatPerMinute;
+      await limitPerMinute(services, c, {
+        bucket: { key: `uploads:${source.id}:${user.id}`, limit, name: 'uploads_per_seat' },
+        fields: { source: source.slug, userId: user.id },
+        event: 'too many uploads to one source by one user',
+        message: `More than ${limit} uploads to source "${source.slug}" in a minute.`,
+        hint: (seconds) => `Wait ${seconds} seconds, then publish again.`,
+      });
       if (!/^application\/(gzip|x-gzip|octet-stream)\b/i.test(c.req.header('content-type') ?? '')) {
         throw new RouteError(415, 'unsupported_media_type', 'Send the packed project as the body.', {
           hint: 'Upload with Content-Type: application/gzip (platform publish does).',
@@ -151,7 +161,7 @@ export function versionRoutes(services: HostServices): Hono {
       const archive = Buffer.from(await c.req.arrayBuffer());
       let slugs: string[];
       try {
-        slugs = inspectArchive(archive).manifest.integrations.map((integration) => integration.slug);
+        slugs = (await inspectArchive(archive)).manifest.integrations.map((integration) => integration.slug);
       } catch (error) {
         if (!(error instanceof ArchiveError)) throw error;
         securityEvent(
