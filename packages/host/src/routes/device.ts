@@ -1,8 +1,11 @@
-import type {
-  DeviceApproveResponse,
-  DeviceCodeResponse,
-  DeviceRequestResponse,
-  DeviceTokenResponse,
+import {
+  type DeviceApproveResponse,
+  type DeviceCodeResponse,
+  type DeviceRequestResponse,
+  type DeviceTokenResponse,
+  deviceApproveRequestSchema,
+  deviceCodeRequestSchema,
+  deviceTokenRequestSchema,
 } from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
@@ -19,7 +22,7 @@ import { totpEnabled } from '../store/totp.js';
 import { createToken, findUserById, type User } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
 import { RouteError } from './_errors.js';
-import { invalidInput, jsonBody } from './_jsonBody.js';
+import { invalidInput, parsedBody } from './_jsonBody.js';
 import { limitPerAddress } from './_limitPerMinute.js';
 
 const CODE_USAGE = '{ "client_name": "platform CLI on my-laptop" } (optional)';
@@ -44,11 +47,13 @@ export function deviceRoutes(services: HostServices): Hono {
       what: 'device codes',
       hint: (seconds) => `Wait ${seconds} seconds, then run \`platform login\` again.`,
     });
-    const body = await jsonBody(services.limits, c, CODE_USAGE, { optional: true });
-    const clientName = body.client_name;
-    if (clientName !== undefined && (typeof clientName !== 'string' || clientName.length > 100)) {
-      throw invalidInput(CODE_USAGE, 'client_name must be a string of at most 100 characters.');
-    }
+    const { client_name: clientName } = await parsedBody(
+      services.limits,
+      c,
+      deviceCodeRequestSchema,
+      CODE_USAGE,
+      { optional: true },
+    );
     const interval = services.limits.devicePollIntervalSeconds;
     const { deviceCode, userCode } = await createDeviceCode(services.db, {
       clientName: clientName?.replace(/[\p{Cc}\p{Cf}]/gu, '') || undefined,
@@ -78,10 +83,7 @@ export function deviceRoutes(services: HostServices): Hono {
       what: 'device token polls',
       hint: (seconds) => `Wait ${seconds} seconds, then poll again at the code's interval.`,
     });
-    const body = await jsonBody(services.limits, c, TOKEN_USAGE);
-    if (typeof body.device_code !== 'string' || body.device_code === '') {
-      throw invalidInput(TOKEN_USAGE, 'device_code is missing.');
-    }
+    const body = await parsedBody(services.limits, c, deviceTokenRequestSchema, TOKEN_USAGE);
     const now = services.now();
     const origin = hostOrigin(services, c);
     const poll = await pollDeviceCode(services.db, body.device_code, now);
@@ -167,13 +169,10 @@ export function deviceRoutes(services: HostServices): Hono {
       hint: (seconds) => `Wait ${seconds} seconds, then approve again.`,
     });
     const user = await requireBrowserSession(services, c);
-    const body = await jsonBody(services.limits, c, APPROVE_USAGE);
-    const userCode = typeof body.user_code === 'string' ? normalizeUserCode(body.user_code) : undefined;
+    const body = await parsedBody(services.limits, c, deviceApproveRequestSchema, APPROVE_USAGE);
+    const userCode = normalizeUserCode(body.user_code);
     if (userCode === undefined) {
       throw invalidInput(APPROVE_USAGE, 'user_code is not a code like BCDF-GHJK.');
-    }
-    if (body.decision !== 'approve' && body.decision !== 'deny') {
-      throw invalidInput(APPROVE_USAGE, 'decision must be "approve" or "deny".');
     }
     const decision = body.decision;
     const outcome = await decideDeviceCode(services.db, {

@@ -1,4 +1,4 @@
-import type { TotpConfirmResponse, TotpSetupResponse } from '@platform/wire';
+import { mfaCodeRequestSchema, type TotpConfirmResponse, type TotpSetupResponse } from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -6,7 +6,7 @@ import { newTotpSecret, saveTotpSecret, totpEnabled, verifyTotp } from '../store
 import { type Credential, type CredentialVia, clearMfaPending, type User } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCredential } from './_auth.js';
 import { RouteError, requestIdOf } from './_errors.js';
-import { invalidInput, jsonBody } from './_jsonBody.js';
+import { parsedBody } from './_jsonBody.js';
 import { limitPerMinute } from './_limitPerMinute.js';
 
 const CODE_USAGE = '{ "code": "123456" } (the current code of your authenticator app)';
@@ -73,10 +73,7 @@ export function mfaRoutes(services: HostServices): Hono {
 }
 
 async function codeOf(services: HostServices, c: Context): Promise<string> {
-  const body = await jsonBody(services.limits, c, CODE_USAGE);
-  if (typeof body.code !== 'string' || body.code.trim() === '')
-    throw invalidInput(CODE_USAGE, 'code is missing.');
-  return body.code;
+  return (await parsedBody(services.limits, c, mfaCodeRequestSchema, CODE_USAGE)).code;
 }
 
 // TOTP set-up belongs to a person signed in (browser or CLI), verified: never to a token.

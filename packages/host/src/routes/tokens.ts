@@ -1,11 +1,11 @@
-import type { TokensResponse } from '@platform/wire';
+import { createTokenRequestSchema, type TokensResponse } from '@platform/wire';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { listTokens, revokeTokenById } from '../store/credentials.js';
-import { createToken, TOKEN_SCOPES, type TokenScope } from '../store/users.js';
+import { createToken, TOKEN_SCOPES } from '../store/users.js';
 import { checkStateChange, hostOrigin, requireCliUser, requireCredential } from './_auth.js';
 import { RouteError } from './_errors.js';
-import { invalidInput, jsonBody } from './_jsonBody.js';
+import { parsedBody } from './_jsonBody.js';
 
 const CREATE_USAGE = '{ "name": "ci", "scopes": ["publish", "read"], "expires_days": 90 }';
 
@@ -35,29 +35,12 @@ export function tokenRoutes(services: HostServices): Hono {
         hint: `Sign in with \`platform login --host ${hostOrigin(services, c)}\` and create the token from that session.`,
       });
     }
-    const body = await jsonBody(services.limits, c, CREATE_USAGE);
-    const { name, scopes, expires_days: expiresDays } = body;
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) {
-      throw invalidInput(CREATE_USAGE, 'name must be a non-empty string of at most 100 characters.');
-    }
-    if (
-      scopes !== undefined &&
-      (!Array.isArray(scopes) ||
-        scopes.length === 0 ||
-        !scopes.every((scope) => (TOKEN_SCOPES as readonly unknown[]).includes(scope)))
-    ) {
-      throw invalidInput(CREATE_USAGE, `scopes must list one or more of ${TOKEN_SCOPES.join(', ')}.`);
-    }
-    if (
-      expiresDays !== undefined &&
-      (typeof expiresDays !== 'number' ||
-        !Number.isInteger(expiresDays) ||
-        expiresDays < 1 ||
-        expiresDays > 3650)
-    ) {
-      throw invalidInput(CREATE_USAGE, 'expires_days must be a whole number from 1 to 3650.');
-    }
-    const granted = (scopes as TokenScope[] | undefined) ?? TOKEN_SCOPES;
+    const {
+      name,
+      scopes,
+      expires_days: expiresDays,
+    } = await parsedBody(services.limits, c, createTokenRequestSchema, CREATE_USAGE);
+    const granted = scopes ?? TOKEN_SCOPES;
     const asked =
       expiresDays === undefined ? undefined : new Date(services.now().getTime() + expiresDays * 86_400_000);
     // A token a CLI session mints ends with it: no later than its expiry, and revoked with it.

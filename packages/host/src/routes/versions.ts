@@ -1,8 +1,9 @@
-import type {
-  SourcesResponse,
-  SourceVersionsResponse,
-  UploadResponse,
-  VersionLogsResponse,
+import {
+  rejectRequestSchema,
+  type SourcesResponse,
+  type SourceVersionsResponse,
+  type UploadResponse,
+  type VersionLogsResponse,
 } from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import { ArchiveError, inspectArchive } from '../gate/index.js';
@@ -23,7 +24,7 @@ import {
 import { checkStateChange, requireCliUser } from './_auth.js';
 import { bodyLimit } from './_bodyLimit.js';
 import { RouteError, requestIdOf } from './_errors.js';
-import { jsonBody } from './_jsonBody.js';
+import { parsedBody } from './_jsonBody.js';
 import { limitPerMinute } from './_limitPerMinute.js';
 
 interface Seat {
@@ -327,8 +328,9 @@ export function versionRoutes(services: HostServices): Hono {
   );
 
   app.post('/admin/versions/:id/reject', async (c) => {
-    const body = await jsonBody(services.limits, c, REJECT_USAGE, { optional: true });
-    const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
+    const reason = (
+      await parsedBody(services.limits, c, rejectRequestSchema, REJECT_USAGE, { optional: true })
+    ).reason.trim();
     if (reason === '') {
       throw new RouteError(400, 'invalid_input', 'Say why the version is rejected.', {
         hint: 'Send { "reason": "..." } as JSON; the publisher sees it in `platform status --findings`.',
