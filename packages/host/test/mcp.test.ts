@@ -149,7 +149,10 @@ describe('/mcp: malformed requests', () => {
 describe('/mcp on 2026-07-28', () => {
   it('lists the tools with handlers, with effective names, schemas and annotations, in a stable order', async () => {
     const client = await modernClient();
-    const { tools } = await client.listTools();
+    const listed = await client.listTools();
+    const { tools } = listed;
+    // Cacheable for a while, by this client only (its tools are its user's and account's).
+    expect(listed).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
     expect(tools.map((tool) => tool.name)).toEqual([
       'test_tools_add_note',
       'test_tools_crash',

@@ -19,6 +19,9 @@ import { accountTools, type CatalogTool, listedTool, needsConfirmation } from '.
 /** The first revision served statelessly (per-request envelope); earlier ones are 2025-era. */
 const MODERN_REVISION = '2026-07-28';
 
+/** How long a 2026-07-28 client may reuse a `tools/list` page (`ttlMs`, `cacheScope: private`). */
+export const TOOLS_LIST_TTL_MS = 30_000;
+
 /** Tools per `tools/list` page. */
 export const TOOLS_PAGE_SIZE = 100;
 
@@ -107,6 +110,8 @@ function toolServer(services: HostServices, caller: McpCaller): Server {
     { name: 'platform-host', version: '1' },
     {
       capabilities: { tools: {} },
+      // A client may keep the list this long; it is this user's (policies and activations are per account).
+      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
       instructions: `Tools of the integrations activated in account "${caller.accountSlug}".`,
     },
   );
