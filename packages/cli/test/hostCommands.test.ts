@@ -1,4 +1,4 @@
-// The host-facing commands (login, use, sources, publish, status) run as the real `platform`
+// The host-facing commands (login, logout, use, sources, publish, status) run as the real `platform`
 // binary against a small host on 127.0.0.1 that answers the publish contract's routes.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -231,6 +231,17 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     }
     user.mfaPending = false;
     send(response, 200, { ok: true, data: { user, mfa_pending: false } });
+    return;
+  }
+  if (request.method === 'DELETE' && path === '/api/platform/sessions/current') {
+    const user = authenticate(request, response);
+    if (user === undefined) return;
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    user.failure = 'revoked';
+    send(response, 200, {
+      ok: true,
+      data: { id: `session-${token}`, revokedAt: new Date().toISOString(), revokedTokens: ['tok-1'] },
+    });
     return;
   }
   if (request.method === 'GET' && path === '/api/platform/me') {
@@ -586,6 +597,58 @@ describe('platform login --token', () => {
 // ---------------------------------------------------------------------------------------------
 // use and sources
 // ---------------------------------------------------------------------------------------------
+
+describe('platform logout', () => {
+  it('ends the CLI session on the host, with the tokens it minted, then forgets it here', async () => {
+    const home = cliHome();
+    home.signIn();
+    const result = await home.platform(['logout', '--json']);
+    expect(result.code).toBe(0);
+    expect(envelopeOf(result)).toMatchObject({
+      ok: true,
+      data: { host: origin, kind: 'cli', onHost: 'revoked', revokedTokens: ['tok-1'] },
+    });
+    expect(state.requests).toContain('DELETE /api/platform/sessions/current');
+    expect(home.hosts().hosts[origin]).toBeUndefined();
+    expect(home.hosts().current).toBeUndefined();
+    // Signed out: the next command says so.
+    expect((await home.platform(['sources', '--json'])).code).toBe(4);
+  });
+
+  it('forgets a session the host had already ended, and only forgets a personal access token', async () => {
+    const ended = cliHome();
+    ended.signIn();
+    state.users['cli-alice']!.failure = 'expired';
+    const result = await ended.platform(['logout', '--json']);
+    expect(result.code).toBe(0);
+    expect(envelopeOf(result)).toMatchObject({ data: { onHost: 'already_ended' } });
+    expect(ended.hosts().hosts[origin]).toBeUndefined();
+
+    const pat = cliHome();
+    pat.signIn('pat-alice');
+    const stored = pat.hosts();
+    writeFileSync(
+      pat.hostsFile,
+      JSON.stringify({ ...stored, hosts: { [origin]: { ...stored.hosts[origin], kind: 'token' } } }),
+    );
+    state.requests = [];
+    const forgotten = await pat.platform(['logout']);
+    expect(forgotten.code).toBe(0);
+    expect(forgotten.stdout).toContain('removed here only');
+    expect(state.requests.filter((line) => line.startsWith('DELETE'))).toEqual([]);
+    expect(pat.hosts().hosts[origin]).toBeUndefined();
+  });
+
+  it('keeps the session when the host cannot be reached, and needs a session to sign out of', async () => {
+    const home = cliHome();
+    home.signIn('cli-alice', { host: 'http://127.0.0.1:9' });
+    const unreachable = await home.platform(['logout', '--json']);
+    expect(unreachable.code).toBe(1);
+    expect(home.hosts().hosts['http://127.0.0.1:9']).toBeDefined();
+    const nobody = cliHome();
+    expect((await nobody.platform(['logout', '--json'])).code).toBe(4);
+  });
+});
 
 describe('platform use and platform sources', () => {
   it('lists the seats, selects one, and marks it', async () => {

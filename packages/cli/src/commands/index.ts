@@ -2,6 +2,7 @@ import type { Command } from '../cli/defineCommand.js';
 import { devCommand } from './dev/command.js';
 import { initCommand } from './init/command.js';
 import { loginCommand } from './login/command.js';
+import { logoutCommand } from './logout/command.js';
 import { publishCommand } from './publish/command.js';
 import { sourcesCommand } from './sources/command.js';
 import { statusCommand } from './status/command.js';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command<any, any>[] = [
   validateCommand,
   testCommand,
   loginCommand,
+  logoutCommand,
   useCommand,
   sourcesCommand,
   publishCommand,

@@ -1,0 +1,1 @@
+export { logoutCommand } from './command.js';
