@@ -1,4 +1,4 @@
-// The host-facing commands (login, logout, use, sources, publish, status) run as the real `platform`
+// The host-facing commands (login, logout, sessions, use, sources, publish, status) run as the real `platform`
 // binary against a small host on 127.0.0.1 that answers the publish contract's routes.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -60,6 +60,10 @@ interface HostState {
   versions: unknown[][];
   findings: Record<string, unknown[]>;
   requests: string[];
+  sessions: Record<string, unknown>[];
+  tokens: Record<string, unknown>[];
+  /** What GET sessions answers instead of the list (a host of another shape). */
+  sessionsAnswer?: unknown;
   /** How every route answers instead: a redirect, or a page that is no Platform envelope. */
   answerInstead?: 'redirect' | 'html';
 }
@@ -83,6 +87,40 @@ function freshState(): HostState {
     versions: [[]],
     findings: {},
     requests: [],
+    sessions: [
+      {
+        id: 'cli-1',
+        kind: 'cli',
+        name: 'platform CLI on laptop',
+        createdAt: '2026-12-01T10:00:00.000Z',
+        expiresAt: '2026-12-31T10:00:00.000Z',
+        lastUsedAt: '2026-12-07T09:00:00.000Z',
+        lastUsedAddress: '127.0.0.1',
+        current: true,
+      },
+      {
+        id: 'web-1',
+        kind: 'browser',
+        name: null,
+        createdAt: '2026-12-02T10:00:00.000Z',
+        expiresAt: '2026-12-16T10:00:00.000Z',
+        lastUsedAt: null,
+        lastUsedAddress: null,
+        current: false,
+      },
+    ],
+    tokens: [
+      {
+        id: 'tok-ci',
+        name: 'ci',
+        scopes: ['publish'],
+        createdAt: '2026-12-03T10:00:00.000Z',
+        expiresAt: null,
+        lastUsedAt: null,
+        lastUsedAddress: null,
+        sessionId: 'cli-1',
+      },
+    ],
   };
 }
 
@@ -231,6 +269,32 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     }
     user.mfaPending = false;
     send(response, 200, { ok: true, data: { user, mfa_pending: false } });
+    return;
+  }
+  if (request.method === 'GET' && path === '/api/platform/sessions') {
+    if (authenticate(request, response) === undefined) return;
+    send(response, 200, { ok: true, data: state.sessionsAnswer ?? { sessions: state.sessions } });
+    return;
+  }
+  if (request.method === 'GET' && path === '/api/platform/tokens') {
+    if (authenticate(request, response) === undefined) return;
+    send(response, 200, { ok: true, data: { tokens: state.tokens } });
+    return;
+  }
+  const revoking = /^\/api\/platform\/(sessions|tokens)\/([^/]+)$/.exec(path);
+  if (request.method === 'DELETE' && revoking !== null && revoking[2] !== 'current') {
+    if (authenticate(request, response) === undefined) return;
+    const kind = revoking[1] ?? '';
+    const id = revoking[2] ?? '';
+    const list = kind === 'sessions' ? state.sessions : state.tokens;
+    const at = list.findIndex((item) => (item as { id: string }).id === id);
+    if (at < 0) return fail(response, 404, 'invalid_request', `You have no ${kind.slice(0, -1)} ${id}.`);
+    list.splice(at, 1);
+    const revokedAt = new Date().toISOString();
+    send(response, 200, {
+      ok: true,
+      data: kind === 'sessions' ? { id, revokedAt, revokedTokens: [] } : { id, revokedAt },
+    });
     return;
   }
   if (request.method === 'DELETE' && path === '/api/platform/sessions/current') {
@@ -647,6 +711,52 @@ describe('platform logout', () => {
     expect(home.hosts().hosts['http://127.0.0.1:9']).toBeDefined();
     const nobody = cliHome();
     expect((await nobody.platform(['logout', '--json'])).code).toBe(4);
+  });
+});
+
+describe('platform sessions', () => {
+  it('lists sessions and tokens with their last use, and revokes one by id', async () => {
+    const home = cliHome();
+    home.signIn();
+    const listed = await home.platform(['sessions', '--json']);
+    expect(listed.code).toBe(0);
+    expect(envelopeOf(listed)).toMatchObject({
+      data: {
+        host: origin,
+        sessions: [{ id: 'cli-1', current: true }, { id: 'web-1' }],
+        tokens: [{ id: 'tok-ci' }],
+      },
+    });
+    const text = await home.platform(['sessions']);
+    expect(text.stdout).toContain('last used 2026-12-07 09:00 from 127.0.0.1');
+    const revoked = await home.platform(['sessions', '--revoke', 'tok-ci', '--json']);
+    expect(envelopeOf(revoked)).toMatchObject({
+      data: { revoked: { kind: 'token', id: 'tok-ci' }, tokens: [] },
+    });
+    expect(state.requests).toContain('DELETE /api/platform/tokens/tok-ci');
+    const browser = await home.platform(['sessions', '--revoke', 'web-1', '--json']);
+    expect(envelopeOf(browser)).toMatchObject({ data: { revoked: { kind: 'session', id: 'web-1' } } });
+  });
+
+  it('refuses an unknown id and the current session (logout ends that one)', async () => {
+    const home = cliHome();
+    home.signIn();
+    const unknown = await home.platform(['sessions', '--revoke', 'nope', '--json']);
+    expect(unknown.code).toBe(2);
+    const current = await home.platform(['sessions', '--revoke', 'cli-1', '--json']);
+    expect(current.code).toBe(2);
+    expect(envelopeOf(current).error?.hint).toContain('platform logout');
+    expect(state.requests.filter((line) => line.startsWith('DELETE'))).toEqual([]);
+  });
+
+  it("reads the host's answer with the wire schema: another shape is host_error naming the field", async () => {
+    const home = cliHome();
+    home.signIn();
+    state.sessionsAnswer = { sessions: [{ id: 7 }] };
+    const result = await home.platform(['sessions', '--json']);
+    expect(result.code).toBe(1);
+    expect(envelopeOf(result).error).toMatchObject({ code: 'host_error' });
+    expect(envelopeOf(result).error?.message).toContain('sessions.0.id');
   });
 });
 

@@ -30,7 +30,7 @@ export const ERROR_EXIT_CODES = {
   tests_unavailable: EXIT_CODES.failed,
   port_in_use: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
-  // The host-facing commands (login, logout, use, sources, publish, status).
+  // The host-facing commands (login, logout, sessions, use, sources, publish, status).
   no_source: EXIT_CODES.usage,
   no_host: EXIT_CODES.usage,
   host_unreachable: EXIT_CODES.failed,

@@ -4,6 +4,7 @@ import { initCommand } from './init/command.js';
 import { loginCommand } from './login/command.js';
 import { logoutCommand } from './logout/command.js';
 import { publishCommand } from './publish/command.js';
+import { sessionsCommand } from './sessions/command.js';
 import { sourcesCommand } from './sources/command.js';
 import { statusCommand } from './status/command.js';
 import { testCommand } from './test/command.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command<any, any>[] = [
   testCommand,
   loginCommand,
   logoutCommand,
+  sessionsCommand,
   useCommand,
   sourcesCommand,
   publishCommand,

@@ -1,0 +1,1 @@
+export { sessionsCommand } from './command.js';
