@@ -311,7 +311,13 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   if (request.method === 'GET' && path === '/api/platform/me') {
     const user = authenticate(request, response);
     if (user !== undefined)
-      send(response, 200, { ok: true, data: { user: { id: 'u1', ...user }, accounts: [] } });
+      send(response, 200, {
+        ok: true,
+        data: {
+          user: { id: 'u1', email: user.email, name: user.name, isPlatformAdmin: false },
+          accounts: [],
+        },
+      });
     return;
   }
   if (request.method === 'GET' && path === '/api/platform/sources') {
@@ -450,6 +456,8 @@ function version(status: string, checks: [string, string, number?][], extra: Rec
     live: status === 'dev',
     createdAt: '2026-05-01T10:00:00.000Z',
     verdictAt: ['dev', 'gated', 'rejected'].includes(status) ? '2026-05-01T10:01:00.000Z' : null,
+    submissionId: 'sub-1',
+    decision: null,
     checks: checks.map(([name, checkStatus, ms]) => ({
       name,
       status: checkStatus,

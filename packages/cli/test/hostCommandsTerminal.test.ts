@@ -67,7 +67,17 @@ describe('deviceSignIn', () => {
       error('authorization_pending'),
       error('slow_down'),
       error('authorization_pending'),
-      { ok: true, status: 200, data: { token: 't', mfa_pending: false, user: { email: 'a@b.c' } } },
+      {
+        ok: true,
+        status: 200,
+        data: {
+          token: 't',
+          token_type: 'Bearer',
+          expires_at: '2099-01-01T00:00:00.000Z',
+          mfa_pending: false,
+          user: { id: 'u1', email: 'a@b.c', name: 'A' },
+        },
+      },
     ]);
     const shown: string[] = [];
     const grant = await deviceSignIn(client, {
@@ -120,6 +130,7 @@ describe('loginToHost on a terminal', () => {
             device_code: 'dc',
             user_code: 'BCDF-GHJK',
             verification_uri: `${origin}/device`,
+            verification_uri_complete: `${origin}/device?code=BCDF-GHJK`,
             interval: 0,
             expires_in: 600,
           },
@@ -127,7 +138,13 @@ describe('loginToHost on a terminal', () => {
       } else if (request.url === '/api/platform/device/token') {
         reply(200, {
           ok: true,
-          data: { token: 'cli-t', mfa_pending: true, user: { email: 'a@acme.example' } },
+          data: {
+            token: 'cli-t',
+            token_type: 'Bearer',
+            expires_at: '2099-01-01T00:00:00.000Z',
+            mfa_pending: true,
+            user: { id: 'u1', email: 'a@acme.example', name: 'A' },
+          },
         });
       } else if (request.url === '/api/platform/mfa/verify' && body.code === '123456') {
         pending = false;

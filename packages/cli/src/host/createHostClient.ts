@@ -8,6 +8,7 @@ import {
   redirectedError,
   unreachableError,
 } from './hostError.js';
+import { readHostData, type WireSchema } from './readHostData.js';
 
 /** One answer of the host, envelope unwrapped. */
 export type HostAnswer =
@@ -22,10 +23,23 @@ export interface HostClient {
   readonly origin: string;
   /** The host's answer, error envelopes included; throws only when the host cannot be reached. */
   call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<HostAnswer>;
-  /** The `data` of a success; an error answer throws it as a {@link CliError}. */
-  request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
-  /** POSTs a gzipped archive in chunks, reporting the bytes sent; the `data` of a success. */
-  upload<T>(path: string, archive: Uint8Array, onProgress?: UploadProgress): Promise<T>;
+  /**
+   * The `data` of a success, checked against `schema` (a @platform/wire response schema; another
+   * shape is `host_error`); an error answer throws it as a {@link CliError}.
+   */
+  request<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    schema: WireSchema<T>,
+    body?: unknown,
+  ): Promise<T>;
+  /** POSTs a gzipped archive in chunks, reporting the bytes sent; the `data` of a success, checked against `schema`. */
+  upload<T>(
+    path: string,
+    archive: Uint8Array,
+    schema: WireSchema<T>,
+    onProgress?: UploadProgress,
+  ): Promise<T>;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -69,11 +83,21 @@ export function createHostClient(origin: string, token?: string): HostClient {
     return parseAnswer(origin, response.status, text);
   }
 
-  async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    return unwrap<T>(origin, await call(method, path, body));
+  async function request<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    schema: WireSchema<T>,
+    body?: unknown,
+  ): Promise<T> {
+    return readHostData(origin, `${method} ${path}`, schema, unwrap(origin, await call(method, path, body)));
   }
 
-  async function upload<T>(path: string, archive: Uint8Array, onProgress?: UploadProgress): Promise<T> {
+  async function upload<T>(
+    path: string,
+    archive: Uint8Array,
+    schema: WireSchema<T>,
+    onProgress?: UploadProgress,
+  ): Promise<T> {
     const { status, location, text } = await postChunks(
       new URL(path, origin),
       archive,
@@ -83,14 +107,14 @@ export function createHostClient(origin: string, token?: string): HostClient {
       throw unreachableError(origin, thrown);
     });
     if (status >= 300 && status < 400) throw redirectedError(origin, status, location);
-    return unwrap<T>(origin, parseAnswer(origin, status, text));
+    return readHostData(origin, `POST ${path}`, schema, unwrap(origin, parseAnswer(origin, status, text)));
   }
 
   return { origin, call, request, upload };
 }
 
-function unwrap<T>(origin: string, answer: HostAnswer): T {
-  if (answer.ok) return answer.data as T;
+function unwrap(origin: string, answer: HostAnswer): unknown {
+  if (answer.ok) return answer.data;
   throw hostErrorToCliError(origin, answer.status, answer.error);
 }
 

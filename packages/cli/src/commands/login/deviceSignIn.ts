@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
+import { deviceCodeResponseSchema, deviceTokenResponseSchema } from '@platform/wire';
 import { CliError } from '../../cli/CliError.js';
 import type { HostClient } from '../../host/createHostClient.js';
 import { hostErrorToCliError } from '../../host/hostError.js';
 import type { HostUser } from '../../host/hostTypes.js';
+import { readHostData } from '../../host/readHostData.js';
 import { CLI_VERSION } from '../../version.js';
 
 /** `POST /api/platform/device/code`: what the person must open and confirm. */
@@ -48,9 +50,14 @@ const MIN_POLL_MS = 200;
 export async function deviceSignIn(client: HostClient, options: DeviceSignInOptions): Promise<DeviceGrant> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
   const now = options.now ?? Date.now;
-  const code = await client.request<DeviceCode>('POST', '/api/platform/device/code', {
-    client_name: `platform CLI ${CLI_VERSION} on ${hostname()}`.slice(0, 100),
-  });
+  const code: DeviceCode = await client.request(
+    'POST',
+    '/api/platform/device/code',
+    deviceCodeResponseSchema,
+    {
+      client_name: `platform CLI ${CLI_VERSION} on ${hostname()}`.slice(0, 100),
+    },
+  );
   options.onCode(code);
   const deadline = now() + code.expires_in * 1000;
   let interval = Math.max(0, code.interval);
@@ -58,7 +65,13 @@ export async function deviceSignIn(client: HostClient, options: DeviceSignInOpti
     await sleep(Math.max(interval * 1000, MIN_POLL_MS));
     if (now() > deadline) throw expired(client.origin, code.expires_in);
     const answer = await client.call('POST', '/api/platform/device/token', { device_code: code.device_code });
-    if (answer.ok) return answer.data as DeviceGrant;
+    if (answer.ok)
+      return readHostData(
+        client.origin,
+        'POST /api/platform/device/token',
+        deviceTokenResponseSchema,
+        answer.data,
+      );
     switch (answer.error.code) {
       case 'authorization_pending':
         continue;

@@ -1,3 +1,9 @@
+import { meResponseSchema } from '@platform/wire';
+import { readHostData } from '../../host/readHostData.js';
+
+// What the CLI reads of `GET /api/platform/me`: who is signed in.
+const ME = meResponseSchema.pick({ user: true });
+
 import { CliError } from '../../cli/CliError.js';
 import { type Progress, silentProgress } from '../../cli/progress.js';
 import { createHostClient, type HostClient } from '../../host/createHostClient.js';
@@ -75,7 +81,7 @@ export async function loginToHost(options: LoginOptions): Promise<LoginReport> {
       const me = await client.call('GET', '/api/platform/me');
       if (me.ok) {
         saveSession(env, origin, { token: stored.token, kind: 'cli', user: stored.user });
-        return report((me.data as { user: HostUser }).user, 'cli', false);
+        return report(readHostData(origin, 'GET /api/platform/me', ME, me.data).user, 'cli', false);
       }
       if (me.error.code === 'auth_required' && me.error.reason === 'mfa_pending') {
         await verifyCode(client, options.mfaCode);
@@ -135,7 +141,7 @@ async function checkToken(origin: string, token: string): Promise<HostUser> {
     });
   }
   const answer = await createHostClient(origin, token).call('GET', '/api/platform/me');
-  if (answer.ok) return (answer.data as { user: HostUser }).user;
+  if (answer.ok) return readHostData(origin, 'GET /api/platform/me', ME, answer.data).user;
   if (answer.error.code === 'auth_required') {
     throw new CliError('auth_required', `${origin} refused the token: ${answer.error.message}`, {
       hint: `Check the token (it may be revoked or expired) or create a new one, then run \`platform login --host ${origin} --token-stdin\` again.`,
@@ -145,7 +151,7 @@ async function checkToken(origin: string, token: string): Promise<HostUser> {
 }
 
 async function whoAmI(client: HostClient): Promise<HostUser> {
-  return (await client.request<{ user: HostUser }>('GET', '/api/platform/me')).user;
+  return (await client.request('GET', '/api/platform/me', ME)).user;
 }
 
 async function verifyCode(client: HostClient, code: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { uploadResponseSchema } from '@platform/wire';
 import { type Progress, silentProgress } from '../../cli/progress.js';
 import { createByteProgress, formatBytes } from '../../host/byteProgress.js';
 import { createHostClient } from '../../host/createHostClient.js';
@@ -95,14 +96,14 @@ export async function publishProject(options: PublishOptions): Promise<PublishRe
   if (options.uploadBar === true) {
     const bar = createByteProgress(options.io.stderr, 'Uploading');
     try {
-      answer = await client.upload(path, packed.archive, bar.update);
+      answer = await client.upload(path, packed.archive, uploadResponseSchema, bar.update);
     } finally {
       bar.done();
     }
   } else {
     const step = progress.start(label);
     try {
-      answer = await client.upload(path, packed.archive);
+      answer = await client.upload(path, packed.archive, uploadResponseSchema);
     } finally {
       step.stop();
     }

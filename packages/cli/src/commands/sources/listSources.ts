@@ -1,3 +1,4 @@
+import { sourcesResponseSchema } from '@platform/wire';
 import { createHostClient } from '../../host/createHostClient.js';
 import type { SourceSeat } from '../../host/hostTypes.js';
 import { resolveSession } from '../../host/resolveSession.js';
@@ -32,9 +33,10 @@ export async function listSources(options: SourcesOptions): Promise<SourcesRepor
 
 /** `GET /api/platform/sources`: the user's seats. */
 export async function fetchSeats(origin: string, token: string): Promise<readonly SourceSeat[]> {
-  const data = await createHostClient(origin, token).request<{ sources: SourceSeat[] }>(
+  const data = await createHostClient(origin, token).request(
     'GET',
     '/api/platform/sources',
+    sourcesResponseSchema,
   );
   return data.sources;
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceVersionsResponseSchema, versionDetailResponseSchema } from '@platform/wire';
 import { createHostClient, type HostClient } from '../../host/createHostClient.js';
 import type { HostIO } from '../../host/hostIO.js';
 import type { HostFinding, VersionView } from '../../host/hostTypes.js';
@@ -63,14 +64,15 @@ export async function fetchVersions(
   all: boolean,
 ): Promise<readonly VersionView[]> {
   const path = `/api/platform/sources/${encodeURIComponent(source)}/versions${all ? '?all=1' : ''}`;
-  return (await client.request<{ versions: VersionView[] }>('GET', path)).versions;
+  return (await client.request('GET', path, sourceVersionsResponseSchema.pick({ versions: true }))).versions;
 }
 
 /** `GET /api/platform/versions/:id`: the version's findings. */
 export async function fetchFindings(client: HostClient, id: string): Promise<readonly HostFinding[]> {
-  const data = await client.request<{ findings: HostFinding[] }>(
+  const data = await client.request(
     'GET',
     `/api/platform/versions/${encodeURIComponent(id)}`,
+    versionDetailResponseSchema.pick({ findings: true }),
   );
   return data.findings;
 }
