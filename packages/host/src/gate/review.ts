@@ -1,27 +1,11 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import type { Review } from '@platform/wire';
 
-/** What a gated version widens against the live version: what an admin reviews before promoting. */
-export interface Review {
-  /** The live version compared against (none: everything is new). */
-  readonly againstVersion: number | null;
-  readonly egress: { readonly added: readonly string[]; readonly removed: readonly string[] };
-  readonly oauthScopes: { readonly added: readonly string[]; readonly removed: readonly string[] };
-  /** Tools new, or whose proposed effect or sensitivity rose. */
-  readonly tools: readonly {
-    readonly name: string;
-    readonly change: 'added' | 'effect' | 'sensitivity';
-    readonly from?: string;
-    readonly to?: string;
-  }[];
-  /** Storage keys removed (their data would be stranded) or whose new shape may refuse stored data. */
-  readonly storage: readonly {
-    readonly scope: 'account' | 'user';
-    readonly key: string;
-    readonly change: 'removed' | 'changed';
-  }[];
-  /** True when anything above widens what the integration may do or breaks stored data. */
-  readonly widens: boolean;
-}
+/**
+ * What a gated version widens against the live version: what an admin reviews before promoting.
+ * The shape is the wire contract's (`@platform/wire` `reviewSchema`): the routes answer it as is.
+ */
+export type { Review };
 
 const EFFECT_RANK = { read: 0, write: 1, destructive: 2 } as const;
 const SENSITIVITY_RANK = { low: 0, medium: 1, high: 2 } as const;

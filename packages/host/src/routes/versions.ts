@@ -1,9 +1,12 @@
 import {
+  type AdminVersionsResponse,
   rejectRequestSchema,
   type SourcesResponse,
   type SourceVersionsResponse,
   type UploadResponse,
+  type VersionDetailResponse,
   type VersionLogsResponse,
+  type VersionReviewResponse,
 } from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import { ArchiveError, inspectArchive } from '../gate/index.js';
@@ -251,10 +254,10 @@ export function versionRoutes(services: HostServices): Hono {
       ok: true,
       data: {
         version: detail.version,
-        findings: detail.findings,
+        findings: [...detail.findings],
         review: detail.review,
         decisionReason: detail.decisionReason,
-      },
+      } satisfies VersionDetailResponse,
     });
   });
 
@@ -280,7 +283,9 @@ export function versionRoutes(services: HostServices): Hono {
     }
     return c.json({
       ok: true,
-      data: { versions: await listVersionsByStatus(services.db, status as 'gated') },
+      data: {
+        versions: await listVersionsByStatus(services.db, status as 'gated'),
+      } satisfies AdminVersionsResponse,
     });
   });
 
@@ -298,8 +303,8 @@ export function versionRoutes(services: HostServices): Hono {
       data: {
         version: detail.version,
         review: detail.review,
-        findings: detail.findings,
-      },
+        findings: [...detail.findings],
+      } satisfies VersionReviewResponse,
     });
   });
 
