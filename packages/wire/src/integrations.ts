@@ -15,8 +15,8 @@ export type ActivationResponse = z.output<typeof activationResponseSchema>;
  * Body of `POST /api/integrations/<slug>/activation` (optional: no body keeps the data there is)
  * and of `PUT .../activation/data` (where `data` is required).
  */
-export const activationRequestSchema = z.object({ data: z.unknown() });
-export type ActivationRequest = { readonly data?: unknown };
+export const activationRequestSchema = z.object({ data: z.unknown().exactOptional() });
+export type ActivationRequest = z.output<typeof activationRequestSchema>;
 
 /** How the integration's `onActivate` ended: it ran (or there is none), or its error code. */
 export const onActivateResultSchema = z.union([

@@ -16,9 +16,21 @@ export function bodyLimit(options: {
 }): MiddlewareHandler {
   const streaming = streamingBodyLimit(options);
   return async (c, next) => {
-    const length = c.req.header('content-length');
-    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return streaming(c, next);
-    if (Number.parseInt(length, 10) > options.maxSize) return options.onError(c);
+    const declared = declaredBodySize(c);
+    if (declared === undefined) return streaming(c, next);
+    if (declared > options.maxSize) return options.onError(c);
     await next();
   };
+}
+
+/**
+ * The body's size as the request declares it: its Content-Length when there is one and no
+ * Transfer-Encoding (then the HTTP parser delivers no more), else undefined (count as it streams).
+ * The one reading of a declared size: `bodyLimit` and `_jsonBody.ts` refuse an oversized body unread by it.
+ */
+export function declaredBodySize(c: Context): number | undefined {
+  const length = c.req.header('content-length');
+  if (length === undefined || c.req.header('transfer-encoding') !== undefined) return undefined;
+  const size = Number.parseInt(length, 10);
+  return Number.isNaN(size) ? undefined : size;
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { HostLimits } from '../HostServices.js';
+import { declaredBodySize } from './_bodyLimit.js';
 import { RouteError } from './_errors.js';
 
 /** A request schema of @platform/wire, as far as the host uses it (zod's `safeParse`). */
@@ -92,8 +93,9 @@ async function cappedText(c: Context, maxBytes: number): Promise<string> {
         hint: 'Send a smaller body; these routes take a few fields, not data.',
       },
     );
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number.parseInt(declared, 10) > maxBytes) throw tooLarge();
+  // A declared size over the limit is refused unread (`_bodyLimit.ts`'s reading of it); any other
+  // body is counted here as it streams and cut off at the limit.
+  if ((declaredBodySize(c) ?? 0) > maxBytes) throw tooLarge();
   const stream = c.req.raw.body;
   if (stream === null) return '';
   const reader = stream.getReader();

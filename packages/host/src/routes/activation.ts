@@ -1,4 +1,5 @@
 import { redactText } from '@platform/sdk/runtime';
+import { activationRequestSchema } from '@platform/wire';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
@@ -8,7 +9,7 @@ import { type MembershipRole, membershipRole } from '../store/users.js';
 import { checkStateChange } from './_auth.js';
 import { type CallTarget, resolveCall } from './_call.js';
 import { errorResponse, RouteError } from './_errors.js';
-import { jsonBody } from './_jsonBody.js';
+import { parsedBody } from './_jsonBody.js';
 
 const ACTIVATION_USAGE = '{ "data": { ... } } (or an empty body)';
 
@@ -46,7 +47,9 @@ export function activationRoutes(services: HostServices): Hono {
 
   app.post('/:slug/activation', async (c) => {
     const target = await managedCall(c, services);
-    const body: { data?: unknown } = await jsonBody(services.limits, c, ACTIVATION_USAGE, { optional: true });
+    const body = await parsedBody(services.limits, c, activationRequestSchema, ACTIVATION_USAGE, {
+      optional: true,
+    });
     const existing = await findActivation(services.db, target.version.slug, target.accountId);
     const data = body.data === undefined ? (existing?.data ?? null) : body.data;
     const { created } = await upsertActivation(services.db, {
@@ -64,7 +67,9 @@ export function activationRoutes(services: HostServices): Hono {
 
   app.put('/:slug/activation/data', async (c) => {
     const target = await managedCall(c, services);
-    const body: { data?: unknown } = await jsonBody(services.limits, c, ACTIVATION_USAGE, { optional: true });
+    const body = await parsedBody(services.limits, c, activationRequestSchema, ACTIVATION_USAGE, {
+      optional: true,
+    });
     if (!('data' in body))
       return errorResponse(c, 400, 'invalid_input', 'Send { "data": ... } with the new activation data.');
     if ((await findActivation(services.db, target.version.slug, target.accountId)) === undefined) {
