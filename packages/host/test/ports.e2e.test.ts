@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { createHost } from '@platform/host';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSecret } from '../src/store/secrets.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
 import { childEnv, type ServeProcess, startServe, tempDir } from './_cli.js';
@@ -28,32 +28,12 @@ let owner: { accountId: string; token: string };
 const routeUrl = (slug: string, rest: string, query = '') =>
   `${serve.baseUrl}/api/integrations/${slug}/${rest}?accountId=${owner.accountId}${query}`;
 const auth = () => ({ authorization: `Bearer ${owner.token}` });
-// The ports' schedules sync at :00 and :30 (GitHub) and :00 (Workable) on the wall clock, against the
-// same storage and fake vendor as the actions: a scheduled sync running beside a test's sync would take
-// its injected faults and answer it 409 conflict (as it should). Each test starts clear of those minutes:
-// at least MARGIN_MS before one (a test, on a loaded machine, must end before it) and after one (the
-// scheduled syncs, through their vendor retries and conflict retries, must have ended). 10 s before
-// and 15 s after were not enough on a loaded CI machine.
-const SCHEDULE_MINUTE_MS = 30 * 60_000;
-const MARGIN_MS = 45_000;
-async function clearOfSchedules(): Promise<void> {
-  const sinceBoundary = Date.now() % SCHEDULE_MINUTE_MS;
-  const untilBoundary = SCHEDULE_MINUTE_MS - sinceBoundary;
-  const waitMs =
-    untilBoundary < MARGIN_MS
-      ? untilBoundary + MARGIN_MS
-      : sinceBoundary < MARGIN_MS
-        ? MARGIN_MS - sinceBoundary
-        : 0;
-  if (waitMs > 0) {
-    // Straight to stderr: console output inside a test fails it (vitest.setup.ts), and this wait is
-    // not the test's output but the reason it starts later.
-    process.stderr.write(
-      `ports e2e: waiting ${Math.ceil(waitMs / 1000)} s to start clear of the ports' schedule minute\n`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
-  }
-}
+// The ports' schedules sync against the same storage and fake vendor as the actions: a scheduled
+// sync running beside a test's sync would take its injected faults and answer it 409 conflict (as it
+// should). So here they are scheduled at midnight on a day of the month two weeks away, which no run
+// reaches; waiting for a clear minute of the wall clock was not enough on a loaded CI machine.
+const FAR_DAY = ((new Date().getUTCDate() + 13) % 28) + 1;
+const FAR_CRON = `0 0 ${FAR_DAY} * *`;
 const action = (slug: string, name: string, input: unknown) =>
   fetch(routeUrl(slug, `actions/${name}`), {
     method: 'POST',
@@ -108,13 +88,13 @@ beforeAll(async () => {
           slug: 'github-issues',
           fixture: 'ports/github-issues',
           factory: 'githubIssues',
-          options: { api: vendor.origin, web: vendor.origin, perPage: 5 },
+          options: { api: vendor.origin, web: vendor.origin, perPage: 5, cron: FAR_CRON },
         },
         {
           slug: 'workable-candidates',
           fixture: 'ports/workable-candidates',
           factory: 'workableCandidates',
-          options: { api: vendor.origin, limit: 5 },
+          options: { api: vendor.origin, limit: 5, cron: FAR_CRON },
         },
       ],
       { accountId: account.id, userId: user.id },
@@ -159,7 +139,6 @@ describe('the ports carry no helper code', () => {
 });
 
 describe('GitHub port on a real serve against a fake GitHub', { timeout: 90_000 }, () => {
-  beforeEach(clearOfSchedules, 2 * MARGIN_MS + 10_000);
   it('answers 409 with its own message before GitHub is connected', async () => {
     const response = await action('github-issues', 'create-issue', { ...REPO, title: 'Too early' });
     expect(response.status).toBe(409);
@@ -309,7 +288,6 @@ describe('GitHub port on a real serve against a fake GitHub', { timeout: 90_000 
 });
 
 describe('Workable port on a real serve against a fake Workable', { timeout: 120_000 }, () => {
-  beforeEach(clearOfSchedules, 2 * MARGIN_MS + 10_000);
   const deliver = (body: string, signature = signWorkable(body, WEBHOOK_SECRET)) =>
     fetch(routeUrl('workable-candidates', 'webhooks/candidate-events'), {
       method: 'POST',
