@@ -1,53 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import autocannon from 'autocannon';
 import pino from 'pino';
 import { pgSchema, startTestHost } from '../packages/host/test/_host.js';
-import { cpuPerOperation, cpuSnapshot } from './_cpu.js';
+import { CONNECTIONS, DURATION_S, type LoadResult, load, WARM_UP_S } from './_load.js';
 import { bracketedBaseline } from './_run.js';
 
-interface LoadResult {
-  readonly name: string;
+interface Target extends LoadResult {
   /** Issue 17's goal for this row, if it has one. */
   readonly goal?: { readonly ratio: number; readonly p99Ms?: number };
-  readonly requestsPerSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  /** Where the CPU went, per request (`_cpu.ts`). */
-  readonly cpu: string;
-}
-
-const DURATION_S = 5;
-const CONNECTIONS = 10;
-
-/** Load before each measured run, not counted: the host's JIT, isolates and caches reach their steady state. */
-const WARM_UP_S = 1;
-
-function load(
-  name: string,
-  url: string,
-  init: { headers?: Record<string, string>; body?: string },
-  duration = DURATION_S,
-): Promise<LoadResult> {
-  const before = cpuSnapshot();
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url, method: 'POST', connections: CONNECTIONS, duration, ...init },
-      (error: Error | null, result: autocannon.Result) => {
-        if (error) return reject(error);
-        resolve({
-          name,
-          requestsPerSecond: result.requests.average,
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          non2xx: result.non2xx,
-          cpu: cpuPerOperation(before, cpuSnapshot(), result.requests.total, 'request'),
-        });
-      },
-    );
-  });
 }
 
 async function listen(server: Server): Promise<string> {
@@ -94,7 +55,7 @@ export async function benchActionsRoute(): Promise<void> {
   // skewing every ratio one way.
   await load('warm-up', bareUrl, { body: '{}' }, WARM_UP_S);
   const bareBefore = await load('bare node:http JSON server, before the targets', bareUrl, { body: '{}' });
-  const targets: LoadResult[] = [];
+  const targets: Target[] = [];
 
   const pglite = await hostTarget(undefined);
   targets.push({
@@ -130,7 +91,7 @@ export async function benchActionsRoute(): Promise<void> {
   console.log(
     `  ${'target'.padEnd(58)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'non-2xx'.padStart(8)} ${'x bare req/s'.padStart(13)}  ${'goal (issue 17)'.padEnd(22)} met`,
   );
-  for (const row of [bareBefore, ...targets, bareAfter]) {
+  for (const row of [bareBefore, ...targets, bareAfter] as Target[]) {
     const ratio = row.requestsPerSecond / base.perSecond;
     const goal =
       row.goal === undefined

@@ -1,50 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import autocannon from 'autocannon';
 import pino from 'pino';
 import { startTestHost } from '../packages/host/test/_host.js';
-import { cpuPerOperation, cpuSnapshot } from './_cpu.js';
-
-const DURATION_S = 5;
-const CONNECTIONS = 10;
-const WARM_UP_S = 1;
-
-interface Row {
-  readonly name: string;
-  readonly requestsPerSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  readonly errors: number;
-  readonly cpu: string;
-}
-
-function load(
-  name: string,
-  url: string,
-  init: { headers: Record<string, string>; body: string },
-  duration = DURATION_S,
-): Promise<Row> {
-  const before = cpuSnapshot();
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url, method: 'POST', connections: CONNECTIONS, duration, ...init },
-      (error: Error | null, result: autocannon.Result) => {
-        if (error) return reject(error);
-        resolve({
-          name,
-          requestsPerSecond: result.requests.average,
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          non2xx: result.non2xx,
-          errors: result.errors,
-          cpu: cpuPerOperation(before, cpuSnapshot(), result.requests.total, 'request'),
-        });
-      },
-    );
-  });
-}
+import { CONNECTIONS, DURATION_S, load, WARM_UP_S } from './_load.js';
 
 /**
  * `tools/call` through `/mcp` (2026-07-28, stateless: one POST per call) against the actions route

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { checkStateChange, credentialOf, unauthenticated } from '../routes/_auth.js';
+import { accountFailure, userFromRow } from '../routes/_call.js';
 import { RouteError, requestIdOf } from '../routes/_errors.js';
 import { sha256 } from '../store/ids.js';
 import {
@@ -9,7 +10,6 @@ import {
   credentialFromRow,
   credentialKindsOf,
   type User,
-  unknownAccount,
 } from '../store/users.js';
 
 export /** Who calls: the signed-in user, for one account they belong to. */
@@ -57,34 +57,14 @@ export async function mcpCaller(services: HostServices, c: Context): Promise<Mcp
   if (row === undefined) throw unauthenticated(credential);
   const { failure } = credentialFromRow(row, services.now());
   if (failure !== undefined) throw unauthenticated(credential, failure);
-  if (ref === '') {
-    throw new RouteError(
-      400,
-      'invalid_request',
-      'Add the accountId query parameter naming the account whose tools to serve (its id or slug): /mcp?accountId=<account>.',
-    );
-  }
-  if (row.account_id === null) {
-    throw new RouteError(
-      404,
-      'account_not_found',
-      `${unknownAccount(ref)}; pass the id or slug of an account you belong to (GET /api/platform/me lists them).`,
-    );
-  }
-  if (row.role === null) {
-    throw new RouteError(
-      403,
-      'forbidden',
-      `You are not a member of account "${ref}"; ask an account owner to add you.`,
-    );
-  }
+  const account = accountFailure(
+    row,
+    ref,
+    'Add the accountId query parameter naming the account whose tools to serve (its id or slug): /mcp?accountId=<account>.',
+  );
+  if (account !== undefined) throw account;
   return {
-    user: {
-      id: row.id as string,
-      email: row.email as string,
-      name: row.name as string,
-      isPlatformAdmin: row.is_platform_admin as boolean,
-    },
+    user: userFromRow(row),
     accountId: row.account_id as string,
     accountSlug: row.account_slug as string,
     requestId: requestIdOf(c),

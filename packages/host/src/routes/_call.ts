@@ -71,12 +71,7 @@ export async function resolveCall(
   const accountId = row.account_id as string;
   const versionId = row.version_id as string;
   return {
-    user: {
-      id: row.id as string,
-      email: row.email as string,
-      name: row.name as string,
-      isPlatformAdmin: row.is_platform_admin as boolean,
-    },
+    user: userFromRow(row),
     accountId,
     version: {
       id: versionId,
@@ -89,23 +84,18 @@ export async function resolveCall(
   };
 }
 
-/** Why a resolved row may not call (a credential failure, for the 401), or undefined: the checks in their order. */
-function callFailure(
-  services: HostServices,
+/**
+ * Why the account a resolved row names cannot be acted for, or undefined: no reference (400,
+ * `missing` says what to add), no such account (404 `account_not_found`), not a member (403
+ * `forbidden`). The row carries `account_id` and `role` (`accountByRefSql` joined with
+ * `memberships`); the actions route and `/mcp` share these answers.
+ */
+export function accountFailure(
   row: Record<string, unknown>,
   accountRef: string,
-  slug: string,
-  allowInactive: boolean,
-): RouteError | CredentialFailure | undefined {
-  // The same rule as every other route's sign-in (revoked, expired, waiting for a TOTP code).
-  const { failure } = credentialFromRow(row, services.now());
-  if (failure !== undefined) return failure;
-  if (accountRef === '')
-    return new RouteError(
-      400,
-      'invalid_request',
-      'Add the accountId query parameter naming the account to act for (its id or slug).',
-    );
+  missing: string,
+): RouteError | undefined {
+  if (accountRef === '') return new RouteError(400, 'invalid_request', missing);
   if (row.account_id === null) {
     return new RouteError(
       404,
@@ -120,6 +110,36 @@ function callFailure(
       `You are not a member of account "${accountRef}"; ask an account owner to add you.`,
     );
   }
+  return undefined;
+}
+
+/** The user columns of a resolved row (`u.id, u.email, u.name, u.is_platform_admin`). */
+export function userFromRow(row: Record<string, unknown>): User {
+  return {
+    id: row.id as string,
+    email: row.email as string,
+    name: row.name as string,
+    isPlatformAdmin: row.is_platform_admin as boolean,
+  };
+}
+
+/** Why a resolved row may not call (a credential failure, for the 401), or undefined: the checks in their order. */
+function callFailure(
+  services: HostServices,
+  row: Record<string, unknown>,
+  accountRef: string,
+  slug: string,
+  allowInactive: boolean,
+): RouteError | CredentialFailure | undefined {
+  // The same rule as every other route's sign-in (revoked, expired, waiting for a TOTP code).
+  const { failure } = credentialFromRow(row, services.now());
+  if (failure !== undefined) return failure;
+  const account = accountFailure(
+    row,
+    accountRef,
+    'Add the accountId query parameter naming the account to act for (its id or slug).',
+  );
+  if (account !== undefined) return account;
   if (row.version_id === null) {
     return new RouteError(
       404,
