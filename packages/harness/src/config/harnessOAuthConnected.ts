@@ -1,3 +1,4 @@
+import type { OAuthStatusResponse } from '@platform/wire';
 import type { HarnessRegistryEntry, HarnessVariant } from '../types.js';
 
 /**
@@ -12,4 +13,19 @@ export function harnessOAuthConnected(
   const connected = entry.oauth?.connected;
   if (typeof connected === 'boolean') return connected;
   return connected?.[variant] ?? true;
+}
+
+/**
+ * The `data` of `GET oauth/status` in fixtures mode, in the host's wire shape: a fixture
+ * connection is connected since `now` (the harness has no connection record to date it).
+ * @example harnessOAuthStatus({}, 'default', new Date(0)) // { connected: true, connectedAt: '1970-01-01T00:00:00.000Z' }
+ */
+export function harnessOAuthStatus(
+  entry: Pick<HarnessRegistryEntry, 'oauth'>,
+  variant: HarnessVariant,
+  now: Date,
+): OAuthStatusResponse {
+  return harnessOAuthConnected(entry, variant)
+    ? { connected: true, connectedAt: now.toISOString() }
+    : { connected: false };
 }

@@ -12,6 +12,7 @@ import {
 } from '@platform/harness/hooks';
 import type { FetchFunction } from '@platform/sdk/hooks';
 import { defineIntegration, EgressDeniedError } from '@platform/sdk/integration';
+import { oauthStatusResponseSchema } from '@platform/wire';
 import { beforeEach, describe, expect, it, type Mock, type MockInstance, vi } from 'vitest';
 
 const PAGE = 'http://127.0.0.1:5173';
@@ -190,8 +191,13 @@ describe('createHarnessFetch: same-origin /api traffic', () => {
   it('answers the OAuth status route in fixtures mode from oauth.connected when no fixture does', async () => {
     const status = async (variant: HarnessToolbarState['variant']) =>
       (await harnessFetch({ variant })(`${OWN}/oauth/status?accountId=a1`)).json();
-    expect(await status('default')).toEqual({ ok: true, data: { connected: true } });
-    expect(await status('empty')).toEqual({ ok: true, data: { connected: true } });
+    // The host's wire shape: a connection says since when (a fixture one, since the answer).
+    const connectedNow = { ok: true, data: { connected: true, connectedAt: expect.any(String) } };
+    expect(await status('default')).toEqual(connectedNow);
+    expect(await status('empty')).toEqual(connectedNow);
+    expect(oauthStatusResponseSchema.parse((await status('default')).data)).toMatchObject({
+      connected: true,
+    });
     // The variant's own fixture wins over oauth.connected (which says false for error).
     expect(await status('error')).toEqual({ ok: true, data: { connected: true, scope: 'notes' } });
     const { oauth: _oauth, ...withoutOAuth } = entry;

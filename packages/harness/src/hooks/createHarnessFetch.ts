@@ -1,7 +1,8 @@
 import type { FetchFunction } from '@platform/sdk/hooks';
 import { EgressDeniedError } from '@platform/sdk/integration';
 import { checkEgressUrl, redactText, redactUrl } from '@platform/sdk/runtime';
-import { harnessOAuthConnected } from '../config/harnessOAuthConnected.js';
+import type { OAuthStatusResponse, OkEnvelope } from '@platform/wire';
+import { harnessOAuthStatus } from '../config/harnessOAuthConnected.js';
 import {
   answerFromFixtures,
   type CompiledFixture,
@@ -167,9 +168,9 @@ export function createHarnessFetch(options: HarnessFetchOptions): FetchFunction 
 
     const oauthStatus = () => {
       if (!isOAuthStatus(entry, request.method, route.kind === 'own' ? route.rest : '')) return null;
-      const connected = harnessOAuthConnected(entry, state.variant);
-      report({ kind: 'oauth-connected', connected });
-      return Response.json({ ok: true, data: { connected } });
+      const status = harnessOAuthStatus(entry, state.variant, new Date());
+      report({ kind: 'oauth-connected', connected: status.connected });
+      return Response.json({ ok: true, data: status } satisfies OkEnvelope<OAuthStatusResponse>);
     };
 
     switch (route.kind) {

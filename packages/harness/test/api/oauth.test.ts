@@ -188,7 +188,10 @@ describe('harness OAuth loop against a real authorization server', () => {
     expect(Date.parse(status.body.data.connectedAt)).not.toBeNaN();
 
     // Fixtures mode still answers from oauth.connected, per variant.
-    expect((await harness.status('oauth-basic', {})).body.data).toEqual({ connected: true });
+    expect((await harness.status('oauth-basic', {})).body.data).toEqual({
+      connected: true,
+      connectedAt: expect.any(String),
+    });
     expect((await harness.status('oauth-basic', { 'x-harness-variant': 'empty' })).body.data).toEqual({
       connected: false,
     });

@@ -11,9 +11,10 @@ import {
   OAuthFailure,
   returnLocation,
 } from '@platform/sdk/server';
+import type { OAuthStatusResponse, OkEnvelope } from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { harnessOAuthConnected } from '../../config/harnessOAuthConnected.js';
+import { harnessOAuthStatus } from '../../config/harnessOAuthConnected.js';
 import { entryEgress } from '../../fixtures/index.js';
 import { HARNESS_ACCOUNT_ID } from '../../registry/index.js';
 import type { HarnessRegistryEntry } from '../../types.js';
@@ -209,7 +210,10 @@ export function oauthRoutes(api: HarnessApi): Hono<HarnessEnv> {
     const refusal = checkAccount(c);
     if (refusal !== undefined) return refusal;
     if (call.mode !== 'live')
-      return c.json({ ok: true, data: { connected: harnessOAuthConnected(call.entry, call.variant) } });
+      return c.json({
+        ok: true,
+        data: harnessOAuthStatus(call.entry, call.variant, api.now()),
+      } satisfies OkEnvelope<OAuthStatusResponse>);
     const connection = (await api.liveStore.read(call.entry.slug)).oauth;
     return c.json({
       ok: true,
@@ -221,7 +225,7 @@ export function oauthRoutes(api: HarnessApi): Hono<HarnessEnv> {
               connectedAt: connection.connectedAt,
               ...(connection.scope === undefined ? {} : { scope: connection.scope }),
             },
-    });
+    } satisfies OkEnvelope<OAuthStatusResponse>);
   });
 
   return app;

@@ -1,4 +1,5 @@
 import { parseStorageRouteQuery } from '@platform/sdk/runtime';
+import type { OkEnvelope, StorageResponse } from '@platform/wire';
 import { Hono } from 'hono';
 import { errorResponse } from '../_errors.js';
 import type { HarnessApi, HarnessEnv } from '../_harnessApi.js';
@@ -24,7 +25,7 @@ export function storageRoutes(api: HarnessApi): Hono<HarnessEnv> {
     return c.json({
       ok: true,
       data: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(stored, key) ? stored[key] : null])),
-    });
+    } satisfies OkEnvelope<StorageResponse>);
   });
   return app;
 }
