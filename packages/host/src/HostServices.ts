@@ -58,6 +58,8 @@ export interface HostLimits {
   readonly uploadsPerSeatPerMinute: number;
   /** Device sign-in answers (`POST /api/platform/device/approve`) from one client address a minute. */
   readonly deviceApprovalsPerMinute: number;
+  /** Look-ups of who asked for a code (`GET /api/platform/device/requests/:userCode`) from one client address a minute. */
+  readonly deviceLookupsPerMinute: number;
   /** The body of a JSON route under `/api/platform` and `/api/integrations/<slug>/activation`, in bytes. */
   readonly jsonBodyBytes: number;
   /** Arrays and objects nested in such a body. */
@@ -90,6 +92,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   deviceTokenPollsPerMinute: 120,
   uploadsPerSeatPerMinute: 20,
   deviceApprovalsPerMinute: 30,
+  deviceLookupsPerMinute: 30,
   jsonBodyBytes: 256 * 1024,
   jsonBodyDepth: 32,
 };

@@ -142,7 +142,14 @@ export function deviceRoutes(services: HostServices): Hono {
 
   // What the approval page shows before the person decides: the client's own name for itself,
   // the address and time the code was asked for. For a browser session only, like approving.
+  // Counted per address before anything else, so a session cannot try codes until one answers.
   app.get('/requests/:userCode', async (c) => {
+    await limitPerAddress(services, c, {
+      name: 'device_lookups',
+      limit: services.limits.deviceLookupsPerMinute,
+      what: 'device code look-ups',
+      hint: (seconds) => `Wait ${seconds} seconds, then open the approval page again.`,
+    });
     const userCode = normalizeUserCode(c.req.param('userCode'));
     await requireBrowserSession(services, c);
     if (userCode === undefined) throw notDecided('unknown', c.req.param('userCode').slice(0, 20));
