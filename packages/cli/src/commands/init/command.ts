@@ -1,6 +1,7 @@
 import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
+import { hostOption } from '../_arguments.js';
 import { DEFAULT_HOST } from './defaultHost.js';
 import type { InitOptions, InitReport } from './initProject.js';
 
@@ -51,14 +52,14 @@ export const initCommand = defineCommand<InitOptions, InitReport>({
         },
       );
     }
-    const { slug, docs, force, host } = commandLine.values;
+    const { slug, docs, force } = commandLine.values;
     return {
       cwd: context.cwd,
       directory: commandLine.positionals[0] ?? '.',
       ...(typeof slug === 'string' ? { slug } : {}),
       docs: Array.isArray(docs) ? docs.filter((doc) => typeof doc === 'string') : [],
       force: force === true,
-      ...(typeof host === 'string' ? { host } : {}),
+      ...hostOption(commandLine),
       env: context.env,
     };
   },

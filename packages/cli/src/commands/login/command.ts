@@ -2,7 +2,7 @@ import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
 import { processIO } from '../../host/hostIO.js';
-import { noPositionals } from '../_arguments.js';
+import { HOST_OPTION, hostOption, noPositionals } from '../_arguments.js';
 import type { LoginOptions, LoginReport } from './loginToHost.js';
 
 /** `platform login [--host <url>] [--token <pat> | --token-stdin] [--mfa-code <code>]`. */
@@ -18,7 +18,7 @@ export const loginCommand = defineCommand<LoginOptions, LoginReport>({
     'to last is the current one, used by the other commands without --host.',
   ],
   options: {
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
     token: { type: 'string', value: '<pat>', description: 'Store this personal access token (CI)' },
     'token-stdin': { type: 'boolean', description: 'Read the personal access token from stdin' },
     'mfa-code': {
@@ -38,7 +38,7 @@ export const loginCommand = defineCommand<LoginOptions, LoginReport>({
   ],
   parse(commandLine, context) {
     noPositionals('login', commandLine);
-    const { host, token, 'token-stdin': tokenStdin, 'mfa-code': mfaCode } = commandLine.values;
+    const { token, 'token-stdin': tokenStdin, 'mfa-code': mfaCode } = commandLine.values;
     if (typeof token === 'string' && tokenStdin === true) {
       throw new CliError('usage', 'Pass either --token or --token-stdin, not both.', {
         hint: 'Run `platform login --host <url> --token-stdin` and pipe the token in.',
@@ -48,7 +48,7 @@ export const loginCommand = defineCommand<LoginOptions, LoginReport>({
       env: context.env,
       io: processIO(),
       progress: context.progress,
-      ...(typeof host === 'string' ? { host } : {}),
+      ...hostOption(commandLine),
       ...(typeof token === 'string' ? { token } : {}),
       tokenStdin: tokenStdin === true,
       ...(typeof mfaCode === 'string' ? { mfaCode: mfaCode.trim() } : {}),

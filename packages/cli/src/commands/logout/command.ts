@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
-import { noPositionals } from '../_arguments.js';
+import { HOST_OPTION, hostOption, noPositionals } from '../_arguments.js';
 import type { LogoutOptions, LogoutReport } from './signOut.js';
 
 /** `platform logout [--host <url>]`. */
@@ -14,14 +14,13 @@ export const logoutCommand = defineCommand<LogoutOptions, LogoutReport>({
     'leaves the session stored, so you can try again.',
   ],
   options: {
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
   },
   examples: ['platform logout', 'platform logout --host https://platform.example.com'],
   exitCodes: ['1 the host cannot be reached (nothing removed)', '4 not signed in to that host'],
   parse(commandLine, context) {
     noPositionals('logout', commandLine);
-    const { host } = commandLine.values;
-    return { env: context.env, ...(typeof host === 'string' ? { host } : {}) };
+    return { env: context.env, ...hostOption(commandLine) };
   },
   async run(options) {
     const { signOut } = await import('./signOut.js');

@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/defineCommand.js';
 import { plural, type Style } from '../../cli/terminal.js';
 import { formatBytes } from '../../host/byteProgress.js';
 import { processIO } from '../../host/hostIO.js';
-import { noPositionals } from '../_arguments.js';
+import { HOST_OPTION, hostOption, noPositionals } from '../_arguments.js';
 import { renderFinding } from '../validate/finding.js';
 import type { PublishOptions, PublishReport } from './publishProject.js';
 
@@ -21,7 +21,7 @@ export const publishCommand = defineCommand<PublishOptions, PublishReport>({
   ],
   options: {
     source: { type: 'string', value: '<slug>', description: 'The source to publish to' },
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
   },
   examples: ['platform publish', 'platform publish --source acme-dev && platform status --watch'],
   exitCodes: [
@@ -33,7 +33,7 @@ export const publishCommand = defineCommand<PublishOptions, PublishReport>({
   ],
   parse(commandLine, context) {
     noPositionals('publish', commandLine);
-    const { source, host } = commandLine.values;
+    const { source } = commandLine.values;
     const io = processIO();
     return {
       cwd: context.cwd,
@@ -42,7 +42,7 @@ export const publishCommand = defineCommand<PublishOptions, PublishReport>({
       progress: context.progress,
       uploadBar: !context.json && io.stderr.isTTY === true,
       ...(typeof source === 'string' ? { source } : {}),
-      ...(typeof host === 'string' ? { host } : {}),
+      ...hostOption(commandLine),
     };
   },
   async run(options, context) {

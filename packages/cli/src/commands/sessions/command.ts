@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
-import { noPositionals } from '../_arguments.js';
+import { HOST_OPTION, hostOption, noPositionals } from '../_arguments.js';
 import type { SessionsOptions, SessionsReport } from './listSessions.js';
 
 /** `platform sessions [--host <url>] [--revoke <id>]`. */
@@ -14,7 +14,7 @@ export const sessionsCommand = defineCommand<SessionsOptions, SessionsReport>({
     '`platform logout`.',
   ],
   options: {
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
     revoke: { type: 'string', value: '<id>', description: 'Revoke this session or token first' },
   },
   examples: ['platform sessions', 'platform sessions --revoke 01HX...'],
@@ -25,10 +25,10 @@ export const sessionsCommand = defineCommand<SessionsOptions, SessionsReport>({
   ],
   parse(commandLine, context) {
     noPositionals('sessions', commandLine);
-    const { host, revoke } = commandLine.values;
+    const { revoke } = commandLine.values;
     return {
       env: context.env,
-      ...(typeof host === 'string' ? { host } : {}),
+      ...hostOption(commandLine),
       ...(typeof revoke === 'string' ? { revoke } : {}),
     };
   },

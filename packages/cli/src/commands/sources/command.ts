@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
-import { noPositionals } from '../_arguments.js';
+import { HOST_OPTION, hostOption, noPositionals } from '../_arguments.js';
 import type { SourcesOptions, SourcesReport } from './listSources.js';
 
 /** `platform sources [--host <url>]`. */
@@ -12,14 +12,13 @@ export const sourcesCommand = defineCommand<SourcesOptions, SourcesReport>({
     'one `platform use` selected is marked with *.',
   ],
   options: {
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
   },
   examples: ['platform sources', 'platform sources --json'],
   exitCodes: ['1 the host cannot be reached', '4 not signed in, session expired or revoked, or MFA pending'],
   parse(commandLine, context) {
     noPositionals('sources', commandLine);
-    const { host } = commandLine.values;
-    return { env: context.env, ...(typeof host === 'string' ? { host } : {}) };
+    return { env: context.env, ...hostOption(commandLine) };
   },
   async run(options) {
     const { listSources } = await import('./listSources.js');

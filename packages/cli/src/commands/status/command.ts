@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/defineCommand.js';
 import { plural, type Style } from '../../cli/terminal.js';
 import { processIO } from '../../host/hostIO.js';
 import type { HostFinding } from '../../host/hostTypes.js';
-import { noPositionals } from '../_arguments.js';
+import { HOST_OPTION, hostOption, noPositionals } from '../_arguments.js';
 import { checkLine } from './checkLines.js';
 import type { StatusOptions, StatusReport, VersionStatusView } from './readStatus.js';
 
@@ -23,7 +23,7 @@ export const statusCommand = defineCommand<StatusOptions, StatusReport>({
     all: { type: 'boolean', description: 'Every version, not only the latest submission' },
     findings: { type: 'boolean', description: 'Fetch and print the findings of each version' },
     watch: { type: 'boolean', description: 'Wait for the verdict of the latest submission' },
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
   },
   examples: ['platform status', 'platform status --watch', 'platform status --all --findings --json'],
   exitCodes: [
@@ -34,7 +34,7 @@ export const statusCommand = defineCommand<StatusOptions, StatusReport>({
   ],
   parse(commandLine, context) {
     noPositionals('status', commandLine);
-    const { source, host, all, findings, watch } = commandLine.values;
+    const { source, all, findings, watch } = commandLine.values;
     return {
       cwd: context.cwd,
       env: context.env,
@@ -44,7 +44,7 @@ export const statusCommand = defineCommand<StatusOptions, StatusReport>({
       // JSON mode prints only the final envelope.
       ...(context.json ? {} : { io: processIO() }),
       ...(typeof source === 'string' ? { source } : {}),
-      ...(typeof host === 'string' ? { host } : {}),
+      ...hostOption(commandLine),
     };
   },
   async run(options, context) {

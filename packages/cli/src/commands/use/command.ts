@@ -1,6 +1,7 @@
 import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import type { Style } from '../../cli/terminal.js';
+import { HOST_OPTION, hostOption } from '../_arguments.js';
 import type { UseOptions, UseReport } from './selectSource.js';
 
 /** `platform use <source-slug> [--host <url>]`. */
@@ -14,7 +15,7 @@ export const useCommand = defineCommand<UseOptions, UseReport>({
     '--source says otherwise; without a selection they fall back to platform.json\'s "source".',
   ],
   options: {
-    host: { type: 'string', value: '<url>', description: 'The host (default: the current host)' },
+    host: HOST_OPTION,
   },
   examples: ['platform use acme-dev'],
   exitCodes: [
@@ -29,8 +30,7 @@ export const useCommand = defineCommand<UseOptions, UseReport>({
         hint: 'Run `platform use <source-slug>`; `platform sources` lists yours.',
       });
     }
-    const { host } = commandLine.values;
-    return { env: context.env, slug, ...(typeof host === 'string' ? { host } : {}) };
+    return { env: context.env, slug, ...hostOption(commandLine) };
   },
   async run(options) {
     const { selectSource } = await import('./selectSource.js');
