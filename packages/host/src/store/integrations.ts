@@ -117,6 +117,16 @@ export async function addSeat(
   );
 }
 
+/**
+ * The one rule of tenancy, as SQL: a source serves an account when `source_accounts` says so, and
+ * only then is a version on that source live for the account (activation, calls, the marketplace,
+ * the tool catalog, webhooks). `source` and `account` are SQL expressions (columns or parameters).
+ * @example `WHERE ${sourceServesAccountSql('i.source_id', '$1')}`
+ */
+export function sourceServesAccountSql(source: string, account: string): string {
+  return `EXISTS (SELECT 1 FROM source_accounts sa WHERE sa.source_id = ${source} AND sa.account_id = ${account})`;
+}
+
 export async function addSourceAccount(db: Queryable, sourceId: string, accountId: string): Promise<void> {
   await db.query(
     'INSERT INTO source_accounts (source_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
