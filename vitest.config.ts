@@ -22,9 +22,14 @@ export default defineConfig({
     // Fixture projects are partner projects the CLI's tests run the CLI on, not tests of this tree.
     exclude: [...configDefaults.exclude, 'packages/*/test/fixtures/**'],
     // The CLI's tests drive the built `platform` binary; this builds it (and what it loads) when stale.
+    // The web app's builds dist/app when stale (the host serves it).
     // The host's picks the PostgreSQL server of the `*.pg.test.ts` files once (PLATFORM_TEST_DATABASE_URL,
     // else a local server that answers), or prints once why they skip.
-    globalSetup: ['./packages/cli/test/globalSetup.ts', './packages/host/test/globalSetup.ts'],
+    globalSetup: [
+      './packages/cli/test/globalSetup.ts',
+      './packages/host/test/globalSetup.ts',
+      './packages/web/test/globalSetup.ts',
+    ],
     reporters: ['default', './scripts/summary-reporter.ts'],
     typecheck: {
       enabled: true,

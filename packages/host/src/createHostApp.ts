@@ -14,6 +14,7 @@ import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
 import { versionRoutes } from './routes/versions.js';
+import { webAppRoutes } from './routes/webApp.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 /**
@@ -60,6 +61,8 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', deliveryRoutes(services));
   app.route('/api/platform', toolPolicyRoutes(services));
   app.route('/', mcpRoutes(services));
+  // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
+  app.route('/', webAppRoutes());
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: () => services.publicOrigin }));
 

@@ -102,6 +102,10 @@ export type MfaCodeRequest = z.output<typeof mfaCodeRequestSchema>;
 export const totpSetupResponseSchema = z.object({ secret: z.string(), otpauth_url: z.string() });
 export type TotpSetupResponse = z.output<typeof totpSetupResponseSchema>;
 
+/** `data` of `GET /api/platform/mfa`: whether the user signs in with an authenticator code too. */
+export const mfaStatusResponseSchema = z.object({ totp: z.object({ enabled: z.boolean() }) });
+export type MfaStatusResponse = z.output<typeof mfaStatusResponseSchema>;
+
 /** `data` of `POST /api/platform/mfa/totp/confirm`. */
 export const totpConfirmResponseSchema = z.object({ enabled: z.literal(true) });
 export type TotpConfirmResponse = z.output<typeof totpConfirmResponseSchema>;

@@ -58,6 +58,7 @@ export function serveBanner(
       ? '  gate:     sandboxed (namespaces, nobody, cgroup limits)'
       : `  gate:     MISSING protections (see the README, "Operator: the gate's sandbox"):\n${gateMissing.map((line) => `    - ${line}`).join('\n')}`,
     '',
+    `Web app:      ${running.url}/  (sign in as the demo user)`,
     `Demo user:    ${demo.email}  ${password}`,
     `Demo account: ${demo.accountSlug}  (id in ${shortPath(demo.accountFile)})`,
     `Demo token:   in ${shortPath(demo.tokenFile)}  (mode 0600${demo.tokenReissued ? '; reissued' : ''})`,

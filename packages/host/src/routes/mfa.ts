@@ -1,4 +1,9 @@
-import { mfaCodeRequestSchema, type TotpConfirmResponse, type TotpSetupResponse } from '@platform/wire';
+import {
+  type MfaStatusResponse,
+  mfaCodeRequestSchema,
+  type TotpConfirmResponse,
+  type TotpSetupResponse,
+} from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -13,10 +18,17 @@ const CODE_USAGE = '{ "code": "123456" } (the current code of your authenticator
 
 /**
  * `/api/platform/mfa/...`: TOTP. `verify` clears a session's or CLI session's `mfa_pending` with
- * the current code; `totp` starts enrolment (secret + otpauth URL), `totp/confirm` enables it.
+ * the current code; `totp` starts enrolment (secret + otpauth URL), `totp/confirm` enables it;
+ * `GET /` says whether TOTP is enabled (the settings page).
  */
 export function mfaRoutes(services: HostServices): Hono {
   const app = new Hono();
+
+  app.get('/', async (c) => {
+    const { user } = await requireCredential(services, c, 'read');
+    const enabled = await totpEnabled(services.db, user.id);
+    return c.json({ ok: true, data: { totp: { enabled } } satisfies MfaStatusResponse });
+  });
 
   app.post('/verify', async (c) => {
     checkStateChange(services, c, { requireJson: true });
