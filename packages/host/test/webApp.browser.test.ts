@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium, screenshot, seriousAxeViolations } from '../../cli/test/_browser.js';
 import { adminUserTotp } from '../src/cli/admin.js';
-import { createUser } from '../src/store/users.js';
+import { addMembership, createUser } from '../src/store/users.js';
 import { startTestHost, type TestHost } from './_host.js';
 
 const noBrowser = browserMissing();
@@ -24,7 +24,7 @@ describe.skipIf(noBrowser !== undefined)(
     const password = 'correct horse';
 
     beforeAll(async () => {
-      host = await startTestHost({ projects: [] });
+      host = await startTestHost({ projects: ['tools'] });
       server = await new Promise<ServerType>((resolve) => {
         const started = serveNode({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
           resolve(started),
@@ -148,6 +148,37 @@ describe.skipIf(noBrowser !== undefined)(
       });
       expect(me.status).toBe(401);
       await context.close();
+    });
+
+    it("lets an owner set a tool's policy on settings, and shows a member the policies read-only", async () => {
+      const { context, page, problems } = await open();
+      await page.goto(`${origin}/sign-in?next=%2Fsettings`);
+      await signIn(page, host.email);
+      const tools = (await (await host.call(`/api/platform/accounts/${host.accountId}/tools`)).json()).data
+        .tools;
+      const name: string = tools[0].name;
+      const policy = page.getByLabel(`Policy for ${name}`);
+      await policy.selectOption('block');
+      await expect
+        .poll(async () => {
+          const answer = await (await host.call(`/api/platform/accounts/${host.accountId}/tools`)).json();
+          return answer.data.tools.find((tool: { name: string }) => tool.name === name).policy;
+        })
+        .toBe('block');
+      await checkPage(page, 'settings-tools-owner', problems);
+      await context.close();
+
+      const email = `member-${Date.now()}@example.test`;
+      const member = await createUser(host.db, { email, name: 'Member', password });
+      await addMembership(host.db, host.accountId, member.id, 'member');
+      const second = await open();
+      await second.page.goto(`${origin}/sign-in?next=%2Fsettings`);
+      await signIn(second.page, email);
+      await second.page.getByText('Only an account owner or admin can change these policies.').waitFor();
+      expect(await second.page.getByLabel(`Policy for ${name}`).isDisabled()).toBe(true);
+      expect(await second.page.getByLabel(`Policy for ${name}`).inputValue()).toBe('block');
+      await checkPage(second.page, 'settings-tools-member', second.problems);
+      await second.context.close();
     });
 
     it('fits a phone without sideways scrolling', async () => {

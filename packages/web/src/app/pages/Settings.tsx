@@ -9,8 +9,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiError, api } from '../api.js';
 import { ErrorNotice, Loading, When } from '../ui.js';
+import { ToolPolicies } from './ToolPolicies.js';
 
-/** `/settings`: personal access tokens, sessions and the authenticator of the signed-in user. */
+/**
+ * `/settings`: personal access tokens, sessions and the authenticator of the signed-in user; the
+ * account's tool policies for models.
+ */
 export function Settings(): ReactNode {
   return (
     <>
@@ -18,6 +22,7 @@ export function Settings(): ReactNode {
       <Tokens />
       <Sessions />
       <Authenticator />
+      <ToolPolicies />
     </>
   );
 }
