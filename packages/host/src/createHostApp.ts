@@ -9,6 +9,7 @@ import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { listingIconRoutes } from './routes/listingIcons.js';
 import { devicePage } from './routes/devicePage.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
@@ -63,6 +64,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/', mcpRoutes(services));
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
   app.route('/', webAppRoutes());
+  app.route('/', listingIconRoutes());
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: () => services.publicOrigin }));
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { readWebAppFiles } from '@platform/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminUserTotp } from '../src/cli/admin.js';
+import { listingIconRoutes } from '../src/routes/listingIcons.js';
 import { webAppRoutes } from '../src/routes/webApp.js';
 import { startTestHost, type TestHost } from './_host.js';
 
@@ -77,5 +78,20 @@ describe('the web app routes', () => {
     const response = await app.request('/sign-in');
     expect(response.status).toBe(503);
     expect(await response.text()).toContain('npm run build');
+  });
+});
+
+describe('listing icons', () => {
+  it('serves a free icon by its bare name as SVG of this origin, and 404 for anything else', async () => {
+    const app = listingIconRoutes();
+    const icon = await app.request('/web/icons/note-sticky.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 \d+ \d+"/);
+    // Brands and aliases are in the set too.
+    expect((await app.request('/web/icons/github.svg')).status).toBe(200);
+    for (const path of ['/web/icons/not-an-icon.svg', '/web/icons/note-sticky', '/web/icons/..%2F.svg']) {
+      expect((await app.request(path)).status, path).toBe(404);
+    }
   });
 });
