@@ -10,6 +10,7 @@ import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
+import { marketplaceRoutes } from './routes/marketplace.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
@@ -59,6 +60,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
   app.route('/api/platform', toolPolicyRoutes(services));
+  app.route('/api/platform', marketplaceRoutes(services));
   app.route('/', mcpRoutes(services));
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: () => services.publicOrigin }));
