@@ -10,7 +10,7 @@ import {
   findSource,
   type InstalledVersion,
 } from '../src/store/integrations.js';
-import { addMembership, createAccount } from '../src/store/users.js';
+import { addMembership, createAccount, createToken } from '../src/store/users.js';
 import { FIXTURES, installFixture, startTestHost, type TestHost } from './_host.js';
 
 let host: TestHost;
@@ -110,6 +110,24 @@ describe('GET /api/platform/accounts/:account/marketplace', () => {
       });
     }
     expect((await host.app.request(market())).status).toBe(401);
+  });
+
+  it("takes the browser's session cookie, and refuses a token without the read scope", async () => {
+    const session = await createToken(host.db, { userId: host.userId, kind: 'session' });
+    const byCookie = await host.app.request(market(), {
+      headers: { cookie: `platform_session=${session.token}` },
+    });
+    expect((await data<MarketplaceResponse>(byCookie)).integrations.map((item) => item.slug)).toContain(
+      'market-notes',
+    );
+    const publishOnly = await createToken(host.db, {
+      userId: host.userId,
+      kind: 'token',
+      scopes: ['publish'],
+    });
+    const refused = await host.call(market(), as(publishOnly.token));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 'forbidden', scope: 'read' } });
   });
 });
 
