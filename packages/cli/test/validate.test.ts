@@ -264,6 +264,62 @@ describe('project findings', () => {
     ]);
   });
 
+  const listed = (fields: Record<string, unknown>, files: Record<string, string> = {}) =>
+    project({
+      ...projectFiles({ acme: clean }, { files }),
+      'platform.json': `${JSON.stringify({ integrations: [{ slug: 'acme', entry: 'src/acme/integration.ts', ...fields }] })}\n`,
+    });
+
+  it('project.listing: good name, description, icon and docs pass', async () => {
+    const dir = listed(
+      { name: 'Acme', description: 'Notes for Acme.', icon: 'note-sticky', docs: './docs/acme.md' },
+      { 'docs/acme.md': '# Acme\n' },
+    );
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(0);
+    expect(envelope.data?.findings).toEqual([]);
+  });
+
+  it('project.listing: an error per bad field, with its path and a fix', async () => {
+    const dir = listed(
+      { name: 'n'.repeat(81), description: '', icon: 'house-chimney-heart', docs: 'docs/big.md' },
+      { 'docs/big.md': 'x'.repeat(64 * 1024 + 1) },
+    );
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(3);
+    expect(findingsOf(envelope.data, 'project.listing')).toEqual([
+      {
+        id: 'project.listing',
+        severity: 'error',
+        message: 'platform.json: acme: "name" must be a string of 1 to 80 characters (got 81 characters)',
+        path: 'platform.json integrations.0.name',
+        hint: expect.stringMatching(/^Give "name" the name people see/),
+      },
+      expect.objectContaining({ path: 'platform.json integrations.0.description' }),
+      expect.objectContaining({
+        path: 'platform.json integrations.0.icon',
+        message: expect.stringContaining('"house-chimney-heart", which is not in the free icon set'),
+        hint: 'Use the free icon "house-chimney" instead, or pick another from the free set.',
+      }),
+      expect.objectContaining({
+        path: 'platform.json integrations.0.docs',
+        message: expect.stringContaining('docs/big.md is 65 KiB; the listing docs may be at most 64 KiB'),
+      }),
+    ]);
+  });
+
+  it('project.listing: docs outside the project or missing', async () => {
+    for (const [docs, message] of [
+      ['../outside.md', 'must be a relative path to a Markdown file (.md) inside the project'],
+      ['docs/none.md', 'names docs/none.md, but the project has no such file'],
+    ] as const) {
+      const { envelope } = await validate(listed({ docs }));
+      expect(findingsOf(envelope.data, 'project.listing')).toEqual([
+        expect.objectContaining({ message: expect.stringContaining(message) }),
+      ]);
+    }
+  });
+
   it('project.manifest: platform.json that is not JSON is an error finding', async () => {
     const dir = project({ ...projectFiles({ acme: clean }), 'platform.json': '{ "integrations": [ }' });
     const { result, envelope } = await validate(dir);

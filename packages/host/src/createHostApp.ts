@@ -11,6 +11,7 @@ import { activationRoutes } from './routes/activation.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
 import { listingIconRoutes } from './routes/listingIcons.js';
+import { marketplaceRoutes } from './routes/marketplace.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
@@ -61,6 +62,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
   app.route('/api/platform', toolPolicyRoutes(services));
+  app.route('/api/platform', marketplaceRoutes(services));
   app.route('/', mcpRoutes(services));
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
   app.route('/', webAppRoutes());

@@ -232,12 +232,14 @@ describe('publish routes', () => {
           submissionId: data.submission.id,
           checks: [],
           findings: [],
-          built: [{ slug: manifest.slug, manifest: built, bundle }],
+          built: [{ slug: manifest.slug, manifest: built, bundle, listing: { name: 'Test Notes' } }],
           now: new Date(),
         }),
       );
       return data.versions[0]!.id;
     };
+    const listingOf = async (id: string) =>
+      (await host.db.query('SELECT listing FROM versions WHERE id = $1', [id])).rows[0]?.listing;
     const asAdmin = (path: string, json?: unknown) =>
       host.app.request(path, {
         method: 'POST',
@@ -246,6 +248,8 @@ describe('publish routes', () => {
       });
 
     const v1 = await submit(manifest.egress);
+    // The gate's verdict stores the platform.json listing with the version.
+    expect(await listingOf(v1)).toEqual({ name: 'Test Notes' });
     const first = (await (await host.call(`/api/platform/versions/${v1}`)).json()) as {
       data: {
         version: { status: string; live: boolean };
@@ -321,7 +325,7 @@ describe('publish routes', () => {
           submissionId: data.submission.id,
           checks: [],
           findings: [],
-          built: [{ slug: manifest.slug, manifest: { ...manifest, egress }, bundle }],
+          built: [{ slug: manifest.slug, manifest: { ...manifest, egress }, bundle, listing: {} }],
           now: new Date(),
         }),
       );

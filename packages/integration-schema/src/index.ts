@@ -15,6 +15,17 @@ export {
   isEgressAllowed,
   parseEgressPattern,
 } from './rules/egress.js';
+export {
+  checkListingFields,
+  LISTING_FIELDS,
+  LISTING_LIMITS,
+  type ListingFields,
+  type ListingIconSet,
+  type ListingProblem,
+  listingDocsPath,
+  listingDocsSizeProblem,
+  type StoredListing,
+} from './rules/listing.js';
 export { isKebabCase, isSnakeCase, kebabCaseMessage, toKebabCase, toSnakeCase } from './rules/naming.js';
 export { compareVersions, parseVersion, type Version } from './rules/semver.js';
 export {

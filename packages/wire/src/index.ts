@@ -90,6 +90,14 @@ export {
   webhookAcceptedResponseSchema,
 } from './integrations.js';
 export {
+  type MarketplaceIntegration,
+  type MarketplaceListing,
+  type MarketplaceResponse,
+  marketplaceIntegrationSchema,
+  marketplaceListingSchema,
+  marketplaceResponseSchema,
+} from './marketplace.js';
+export {
   type AccountTool,
   type AccountToolsResponse,
   accountToolSchema,

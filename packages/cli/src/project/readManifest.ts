@@ -11,9 +11,11 @@ export interface ManifestIntegration {
   readonly slug: string;
   /** Relative to the project root, for example `src/acme-notes/integration.ts`. */
   readonly entry: string;
+  /** The entry as written, for the listing fields (`name`, `description`, `icon`, `docs`; see validate's `checkListing`). */
+  readonly raw: Readonly<Record<string, unknown>>;
 }
 
-/** `platform.json`: `{ integrations: [{ slug, entry }], docs?: string[], source?: string }`. */
+/** `platform.json`: `{ integrations: [{ slug, entry, name?, description?, icon?, docs? }], docs?: string[], source?: string }`. */
 export interface Manifest {
   readonly integrations: readonly ManifestIntegration[];
   readonly docs: readonly string[];
@@ -119,7 +121,7 @@ export function readManifest(projectDir: string): { manifest: Manifest; problems
         return;
       }
       seen.set(entry.slug, index);
-      integrations.push({ slug: entry.slug, entry: entry.entry });
+      integrations.push({ slug: entry.slug, entry: entry.entry, raw: entry as Record<string, unknown> });
     });
   }
 

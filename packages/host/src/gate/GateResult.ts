@@ -1,3 +1,4 @@
+import type { StoredListing } from '@platform/integration-schema';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Finding as WireFinding } from '@platform/wire';
 
@@ -38,6 +39,8 @@ export interface GateIntegration {
   readonly slug: string;
   readonly manifest: DefinitionManifest;
   readonly bundle: string;
+  /** Its marketplace listing from `platform.json` (name, description, icon, the docs' Markdown). */
+  readonly listing: StoredListing;
 }
 
 /** What {@link runGate} decides: `rejected` when any check failed (warnings alone do not reject). */

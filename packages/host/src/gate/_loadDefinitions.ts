@@ -13,7 +13,7 @@ export interface LoadedDefinitions {
   /** Integrations whose bundle built and loaded far enough to be checked against the schema. */
   checked: number;
   /** Those that passed both checks. */
-  readonly integrations: GateIntegration[];
+  readonly integrations: Omit<GateIntegration, 'listing'>[];
 }
 
 const MAX_COMPILE_ERRORS = 5;

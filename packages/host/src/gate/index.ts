@@ -15,6 +15,7 @@ export {
   inspectArchive,
   type ProjectManifest,
 } from './inspectArchive.js';
+export { type ListingProblem, readProjectListing, type StoredListing } from './projectListing.js';
 export { missingGateProtections } from './protections.js';
 export { type Review, readsOldData, reviewManifest } from './review.js';
 export { DEFAULT_GATE_LIMITS, type GateInput, type GateLimits, runGate } from './runGate.js';

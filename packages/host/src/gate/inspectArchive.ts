@@ -20,7 +20,12 @@ export const DEFAULT_ARCHIVE_LIMITS = {
 
 /** A partner project's `platform.json`, checked: entries are paths relative to the root. */
 export interface ProjectManifest {
-  readonly integrations: readonly { readonly slug: string; readonly entry: string }[];
+  readonly integrations: readonly {
+    readonly slug: string;
+    readonly entry: string;
+    /** The entry as written, for its listing fields (`readProjectListing`). */
+    readonly raw: Readonly<Record<string, unknown>>;
+  }[];
   readonly source?: string;
 }
 
@@ -223,7 +228,7 @@ function parseManifest(text: string, files: ReadonlySet<string>): ProjectManifes
         `Fix the entry of "${slug}" in platform.json (a path relative to the project root), or include the file.`,
       );
     }
-    return { slug, entry: path };
+    return { slug, entry: path, raw: item as Record<string, unknown> };
   });
   const source = (raw as { source?: unknown }).source;
   if (source !== undefined && typeof source !== 'string') {

@@ -15,6 +15,7 @@ import { unpackArchive } from './_unpackArchive.js';
 import { ArchiveError } from './ArchiveError.js';
 import type { CheckName, CheckResult, Finding, GateResult } from './GateResult.js';
 import { type ArchiveContents, type ArchiveLimits, inspectArchive } from './inspectArchive.js';
+import { readProjectListing, type StoredListing } from './projectListing.js';
 
 /** Time limits of the checks that run child processes, and how much of each check's log is kept. */
 export interface GateLimits {
@@ -167,6 +168,7 @@ async function gate(
   }
 
   let contents: ArchiveContents | undefined;
+  const listings = new Map<string, StoredListing>();
   await check('archive', undefined, async (log) => {
     try {
       contents = await inspectArchive(input.archive, input.archiveLimits);
@@ -180,7 +182,7 @@ async function gate(
     }
     const slugs = contents.manifest.integrations.map((integration) => integration.slug).join(', ');
     log.line(`${contents.files.length} files; integrations: ${slugs}`);
-    return [];
+    return listingFindings(projectDir, contents, listings);
   });
 
   const installNeeds = failed('archive').length > 0 ? 'the archive was refused' : undefined;
@@ -288,8 +290,35 @@ async function gate(
     verdict: failed(...checks.keys()).length > 0 ? 'rejected' : 'passed',
     checks: [...checks.values()],
     findings,
-    integrations: loaded?.integrations ?? [],
+    integrations: (loaded?.integrations ?? []).map((integration) => ({
+      ...integration,
+      listing: listings.get(integration.slug) ?? {},
+    })),
   };
+}
+
+// `archive.listing`: each bad listing field of platform.json, refused like the rest of the manifest.
+async function listingFindings(
+  projectDir: string,
+  contents: ArchiveContents,
+  listings: Map<string, StoredListing>,
+): Promise<Finding[]> {
+  const found: Finding[] = [];
+  for (const [index, integration] of contents.manifest.integrations.entries()) {
+    const { listing, problems } = await readProjectListing(projectDir, integration.raw);
+    listings.set(integration.slug, listing);
+    for (const problem of problems) {
+      found.push(
+        finding(
+          'archive',
+          'archive.listing',
+          `platform.json integrations[${index}].${problem.field} ("${integration.slug}"): ${problem.message}`,
+          { file: 'platform.json', hint: problem.hint },
+        ),
+      );
+    }
+  }
+  return found;
 }
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import { buildBundle } from '../bundle/buildBundle.js';
 import type { Db } from '../db/Db.js';
+import { readProjectListing, type StoredListing } from '../gate/projectListing.js';
 import type { Runtime } from '../runtime/Runtime.js';
 import { newId } from '../store/ids.js';
 import {
@@ -14,7 +15,10 @@ import {
 } from '../store/integrations.js';
 
 interface ProjectManifest {
-  readonly integrations: readonly { readonly slug: string; readonly entry: string }[];
+  readonly integrations: readonly ({ readonly slug: string; readonly entry: string } & Record<
+    string,
+    unknown
+  >)[];
   readonly source?: string;
 }
 
@@ -22,8 +26,9 @@ export const LOCAL_SOURCE_SLUG = 'local';
 
 /**
  * Builds every integration of a partner project (its `platform.json`) and records each as a `dev`
- * version on a development source, live at once. All or nothing: a project with one broken
- * integration installs none.
+ * version on a development source, live at once, with its listing (`readProjectListing`: the rule
+ * `platform validate` and the gate apply). All or nothing: a project with one broken integration
+ * or one bad listing field installs none.
  * @example await installProject({ db, runtime, projectDir: 'examples/acme-notes' });
  */
 export async function installProject(input: {
@@ -44,8 +49,13 @@ export async function installProject(input: {
   if (!Array.isArray(manifest.integrations) || manifest.integrations.length === 0) {
     throw new Error(`${manifestPath} lists no integrations; add { "integrations": [{ "slug", "entry" }] }`);
   }
-  const built: { manifest: DefinitionManifest; bundle: string }[] = [];
+  const built: { manifest: DefinitionManifest; bundle: string; listing: StoredListing }[] = [];
   for (const integration of manifest.integrations) {
+    const { listing, problems } = await readProjectListing(input.projectDir, integration);
+    if (problems.length > 0) {
+      const lines = problems.map((problem) => `"${integration.slug}" ${problem.message} (${problem.hint})`);
+      throw new Error(`${manifestPath}: ${lines.join('; ')}`);
+    }
     const bundle = await buildBundle(resolve(input.projectDir, integration.entry));
     const described = await input.runtime.describe({
       id: `install-${newId()}`,
@@ -56,7 +66,7 @@ export async function installProject(input: {
         `platform.json names "${integration.slug}" but ${integration.entry} declares slug "${described.slug}"; make them agree`,
       );
     }
-    built.push({ manifest: described, bundle });
+    built.push({ manifest: described, bundle, listing });
   }
   const sourceSlug = input.sourceSlug ?? manifest.source ?? LOCAL_SOURCE_SLUG;
   return input.db.transaction(async (tx) => {
@@ -75,8 +85,10 @@ export async function installProject(input: {
       );
     }
     const versions = [];
-    for (const { manifest: described, bundle } of built) {
-      versions.push(await addVersion(tx, { source: source, manifest: described, bundle, status: 'dev' }));
+    for (const { manifest: described, bundle, listing } of built) {
+      versions.push(
+        await addVersion(tx, { source: source, manifest: described, bundle, status: 'dev', listing }),
+      );
     }
     return { source, versions };
   });

@@ -59,24 +59,40 @@ export async function accountTools(db: Queryable, accountId: string): Promise<Ca
       manifest,
       loadBundle: () => readBundle(db, versionId),
     };
-    for (const tool of manifest.tools) {
-      if (tool.hasHandler !== true || effectiveToolNameProblem(slug, tool.name) !== undefined) continue;
-      const name = effectiveToolName(slug, tool.name);
-      const proposed = manifest.proposes?.tools?.[tool.name];
+    for (const tool of servedTools(slug, manifest)) {
       tools.push({
-        name,
-        toolName: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema ?? ANY_OBJECT,
-        effect: proposed?.effect ?? 'write',
-        sensitivity: proposed?.sensitivity ?? 'high',
-        policy: policies.get(name) ?? 'ask',
+        ...tool,
+        policy: policies.get(tool.name) ?? 'ask',
         version,
         notConnected: manifest.oauth !== undefined && row.connected !== true,
       });
     }
   }
   return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The tools of a version that models are served, as the catalog and the marketplace show them:
+ * those with a handler and a name model APIs take, by effective name, with the effect and
+ * sensitivity `proposes` gives them (unproposed: `write` and `high`, the cautious reading).
+ */
+export function servedTools(
+  slug: string,
+  manifest: DefinitionManifest,
+): Pick<CatalogTool, 'name' | 'toolName' | 'description' | 'inputSchema' | 'effect' | 'sensitivity'>[] {
+  return manifest.tools
+    .filter((tool) => tool.hasHandler === true && effectiveToolNameProblem(slug, tool.name) === undefined)
+    .map((tool) => {
+      const proposed = manifest.proposes?.tools?.[tool.name];
+      return {
+        name: effectiveToolName(slug, tool.name),
+        toolName: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema ?? ANY_OBJECT,
+        effect: proposed?.effect ?? 'write',
+        sensitivity: proposed?.sensitivity ?? 'high',
+      };
+    });
 }
 
 /** Whether a call of the tool waits for the person's confirmation under its policy. */

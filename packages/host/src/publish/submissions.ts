@@ -146,8 +146,16 @@ export async function recordVerdict(
         : { number: liveRow.number as number, manifest: liveRow.manifest as DefinitionManifest },
     );
     await tx.query(
-      `UPDATE versions SET status = $2, manifest = $3::jsonb, bundle = $4, review = $5::jsonb, verdict_at = $6 WHERE id = $1`,
-      [id, status, JSON.stringify(built.manifest), built.bundle, JSON.stringify(review), input.now],
+      `UPDATE versions SET status = $2, manifest = $3::jsonb, bundle = $4, review = $5::jsonb, verdict_at = $6, listing = $7::jsonb WHERE id = $1`,
+      [
+        id,
+        status,
+        JSON.stringify(built.manifest),
+        built.bundle,
+        JSON.stringify(review),
+        input.now,
+        JSON.stringify(built.listing),
+      ],
     );
     if (status === 'dev') await makeLive(tx, { slug, versionId: id, reason: 'dev', userId });
   }

@@ -5,7 +5,8 @@ import { Hono } from 'hono';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
 import { deleteActivation, findActivation, upsertActivation } from '../store/integrations.js';
-import { type MembershipRole, membershipRole } from '../store/users.js';
+import { membershipRole } from '../store/users.js';
+import { ACCOUNT_MANAGERS } from './_account.js';
 import { checkStateChange } from './_auth.js';
 import { type CallTarget, resolveCall } from './_call.js';
 import { errorResponse, RouteError } from './_errors.js';
@@ -13,13 +14,12 @@ import { parsedBody } from './_jsonBody.js';
 
 const ACTIVATION_USAGE = '{ "data": { ... } } (or an empty body)';
 
-const MANAGERS: readonly MembershipRole[] = ['owner', 'admin'];
-
 /**
  * Activation of an integration for an account (what `useActivateIntegration()`,
  * `useDeactivateIntegration()` and `useActivationData()` call):
  * - `GET    /<slug>/activation?accountId=` -> `{ active, data, activatedAt?, updatedAt? }`
- * - `POST   /<slug>/activation?accountId=` body `{ data? }` -> activates (idempotent)
+ * - `POST   /<slug>/activation?accountId=` body `{ data? }` -> activates (idempotent), consenting to
+ *   the live version (`consented_version_id`, what the marketplace compares a newer one against)
  * - `PUT    /<slug>/activation/data?accountId=` body `{ data }` -> replaces the activation data
  * - `DELETE /<slug>/activation?accountId=` -> deactivates
  * `onActivate` runs after the activation is first persisted and after its data is updated; its
@@ -57,6 +57,8 @@ export function activationRoutes(services: HostServices): Hono {
       accountId: target.accountId,
       userId: target.user.id,
       data,
+      // Activating again is consenting again: to what the live version asks for now.
+      consentedVersionId: target.version.id,
     });
     const onActivate = created || body.data !== undefined ? await runOnActivate(services, target) : undefined;
     return c.json(
@@ -102,7 +104,7 @@ async function managedCall(
   checkStateChange(services, c, { requireJson: options.json ?? true });
   const target = await resolveCall(services, c, { allowInactive: true });
   const role = await membershipRole(services.db, target.accountId, target.user.id);
-  if (role === undefined || !MANAGERS.includes(role)) {
+  if (role === undefined || !ACCOUNT_MANAGERS.includes(role)) {
     throw new RouteError(
       403,
       'forbidden',

@@ -1,3 +1,4 @@
+import type { StoredListing } from '@platform/integration-schema';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import { newId } from './ids.js';
@@ -140,7 +141,14 @@ export async function addSourceAccount(db: Queryable, sourceId: string, accountI
  */
 export async function addVersion(
   db: Queryable,
-  input: { source: Source; manifest: DefinitionManifest; bundle: string; status: 'dev' | 'gated' },
+  input: {
+    source: Source;
+    manifest: DefinitionManifest;
+    bundle: string;
+    status: 'dev' | 'gated';
+    /** The platform.json listing (checked: `readProjectListing`); none when absent. */
+    listing?: StoredListing;
+  },
 ): Promise<InstalledVersion> {
   const slug = input.manifest.slug;
   let number: number;
@@ -154,8 +162,16 @@ export async function addVersion(
   }
   const id = newId();
   await db.query(
-    'INSERT INTO versions (id, integration_slug, number, status, manifest, bundle) VALUES ($1, $2, $3, $4, $5::jsonb, $6)',
-    [id, slug, number, input.status, JSON.stringify(input.manifest), input.bundle],
+    'INSERT INTO versions (id, integration_slug, number, status, manifest, bundle, listing) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb)',
+    [
+      id,
+      slug,
+      number,
+      input.status,
+      JSON.stringify(input.manifest),
+      input.bundle,
+      JSON.stringify(input.listing ?? {}),
+    ],
   );
   if (input.status === 'dev' && input.source.stage === 'development') {
     await makeLive(db, { slug, versionId: id, reason: 'install', userId: null });
@@ -213,13 +229,28 @@ export async function findActivation(
 /** Activates (or updates the data of) an integration for an account; says whether it was new. */
 export async function upsertActivation(
   db: Queryable,
-  input: { slug: string; accountId: string; userId: string; data: unknown },
+  input: {
+    slug: string;
+    accountId: string;
+    userId: string;
+    data: unknown;
+    /** The version the account consents to (activating, or activating again); kept when absent. */
+    consentedVersionId?: string;
+  },
 ): Promise<{ created: boolean }> {
   const { rows } = await db.query(
-    `INSERT INTO activations (integration_slug, account_id, activated_by, data) VALUES ($1, $2, $3, $4::jsonb)
-     ON CONFLICT (integration_slug, account_id) DO UPDATE SET data = excluded.data, updated_at = now()
+    `INSERT INTO activations (integration_slug, account_id, activated_by, data, consented_version_id)
+     VALUES ($1, $2, $3, $4::jsonb, $5)
+     ON CONFLICT (integration_slug, account_id) DO UPDATE SET data = excluded.data, updated_at = now(),
+       consented_version_id = COALESCE(excluded.consented_version_id, activations.consented_version_id)
      RETURNING (xmax = 0) AS created`,
-    [input.slug, input.accountId, input.userId, JSON.stringify(input.data ?? null)],
+    [
+      input.slug,
+      input.accountId,
+      input.userId,
+      JSON.stringify(input.data ?? null),
+      input.consentedVersionId ?? null,
+    ],
   );
   return { created: rows[0]?.created === true };
 }

@@ -29,7 +29,13 @@ describe('inspectArchive', () => {
       ]),
     );
     expect(contents.manifest).toEqual({
-      integrations: [{ slug: 'acme-notes', entry: 'src/acme-notes/integration.ts' }],
+      integrations: [
+        {
+          slug: 'acme-notes',
+          entry: 'src/acme-notes/integration.ts',
+          raw: { slug: 'acme-notes', entry: './src/acme-notes/integration.ts' },
+        },
+      ],
     });
     expect(contents.files).toEqual([
       'platform.json',
@@ -52,7 +58,7 @@ describe('inspectArchive', () => {
       { path: 'package-lock.json', body: '{}' },
     ]);
     expect((await inspectArchive(archive)).manifest).toEqual({
-      integrations: [{ slug: 'a', entry: 'a.ts' }],
+      integrations: [{ slug: 'a', entry: 'a.ts', raw: { slug: 'a', entry: 'a.ts' } }],
       source: 'acme-dev',
     });
   });

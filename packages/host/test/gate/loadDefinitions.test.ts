@@ -38,7 +38,7 @@ afterAll(async () => {
 const load = (entry: string, describeBundle: (bundle: string) => Promise<DefinitionManifest>) =>
   loadDefinitions({
     projectDir,
-    manifest: { integrations: [{ slug: 'acme', entry }] },
+    manifest: { integrations: [{ slug: 'acme', entry, raw: {} }] },
     describe: describeBundle,
     loadLog: new CheckLog(4096),
     schemaLog: new CheckLog(4096),

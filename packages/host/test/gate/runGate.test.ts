@@ -85,6 +85,15 @@ describe('a clean project', () => {
     expect(logOf(result, 'bundle')).toMatch(/gate-notes: \d+ KiB, sha256 [0-9a-f]{64}/);
   });
 
+  it("records each integration's platform.json listing, the docs' Markdown in place of the path", () => {
+    expect(result.integrations[0]!.listing).toEqual({
+      name: 'Gate Notes',
+      description: 'Lists the notes of the account.',
+      icon: 'note-sticky',
+      docs: '# Gate Notes\n\nLists the notes kept in account storage.\n',
+    });
+  });
+
   it("installs @platform/* from the host's registry, whatever host the lockfile names", async () => {
     const npmrc = await readFile(join(projectDir, '.npmrc'), 'utf8');
     expect(npmrc).toContain(`@platform:registry=${registry.url}\n`);
@@ -388,6 +397,49 @@ describe('install, before npm runs', () => {
 });
 
 describe('archive', () => {
+  it('refuses bad listing fields in platform.json with a finding per field, and skips everything else', async () => {
+    const entry = { slug: 'gate-notes', entry: 'src/gate-notes/integration.ts' };
+    const project = await makeProject(
+      registry.url,
+      {
+        'platform.json': JSON.stringify({
+          integrations: [{ ...entry, name: '', icon: 'house-chimney-heart', docs: 'docs/big.md' }],
+        }),
+        'docs/big.md': 'x'.repeat(64 * 1024 + 1),
+      },
+      lockfile,
+    );
+    cleanup.push(project.dir);
+    const { result, workDir } = await gateProject(project.dir, {
+      registry: registry.url,
+      describe: describeBundle,
+    });
+    cleanup.push(workDir);
+    expect(result.verdict).toBe('rejected');
+    expect(statuses(result).archive).toBe('failed');
+    expect(result.checks.slice(1).every((check) => check.status === 'skipped')).toBe(true);
+    expect(result.findings).toEqual([
+      {
+        check: 'archive',
+        severity: 'error',
+        code: 'archive.listing',
+        message:
+          'platform.json integrations[0].name ("gate-notes"): "name" must be a string of 1 to 80 characters (got 0 characters)',
+        file: 'platform.json',
+        hint: expect.stringMatching(/^Give "name"/),
+      },
+      expect.objectContaining({
+        code: 'archive.listing',
+        message: expect.stringContaining('"house-chimney-heart", which is not in the free icon set'),
+        hint: 'Use the free icon "house-chimney" instead, or pick another from the free set.',
+      }),
+      expect.objectContaining({
+        code: 'archive.listing',
+        message: expect.stringContaining('docs/big.md is 65 KiB; the listing docs may be at most 64 KiB'),
+      }),
+    ]);
+  }, 60_000);
+
   it('refuses local secrets before unpacking anything, and skips everything else', async () => {
     const project = await makeProject(registry.url, { '.env.local': 'ACME_KEY=secret\n' }, lockfile);
     cleanup.push(project.dir);

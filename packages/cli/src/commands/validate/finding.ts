@@ -5,6 +5,7 @@ export const FINDING_SEVERITY = {
   'definition.schema': 'error',
   'definition.load': 'error',
   'project.manifest': 'error',
+  'project.listing': 'error',
   'project.host-compiler-rules': 'warning',
   'project.slug-agreement': 'error',
   'collision.widget-id': 'error',

@@ -7,6 +7,7 @@ import { checkToolNameCollisions, checkWidgetIdCollisions } from './checkCollisi
 import { checkCompilerRules } from './checkCompilerRules.js';
 import { checkDocs } from './checkDocs.js';
 import { checkIcons } from './checkIcons.js';
+import { checkListing } from './checkListing.js';
 import { checkTools } from './checkTools.js';
 import { type Finding, finding } from './finding.js';
 import { type LoadedIntegration, loadDefinitions, schemaFinding } from './loadDefinitions.js';
@@ -64,7 +65,11 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
       hint: problem.hint,
     }),
   );
-  findings.push(...checkCompilerRules(projectDir), ...checkDocs(projectDir, manifest.docs));
+  findings.push(
+    ...checkCompilerRules(projectDir),
+    ...checkDocs(projectDir, manifest.docs),
+    ...(await checkListing(projectDir, manifest.integrations)),
+  );
 
   const count = manifest.integrations.length;
   const step = progress.start(`Loading ${count} integration${count === 1 ? '' : 's'}`);
