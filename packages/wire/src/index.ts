@@ -54,6 +54,21 @@ export {
   type WireUser,
 } from './account.js';
 export {
+  BREAKPOINT_ORDER,
+  BREAKPOINTS,
+  type Breakpoint,
+  DEFAULT_WIDGET_HEIGHT,
+  fitsBreakpoint,
+  type GridBottoms,
+  type GridRect,
+  gridBottoms,
+  type LayoutBlock,
+  type PlacedWidget,
+  placeDashboard,
+  placeWidgets,
+  type WidgetLayout,
+} from './dashboardLayout.js';
+export {
   type Envelope,
   type ErrorEnvelope,
   envelope,
