@@ -8,6 +8,7 @@ import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -59,6 +60,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
   app.route('/api/platform', toolPolicyRoutes(services));
+  app.route('/api/platform', dashboardRoutes(services));
   app.route('/', mcpRoutes(services));
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: () => services.publicOrigin }));

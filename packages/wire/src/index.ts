@@ -54,6 +54,22 @@ export {
   type WireUser,
 } from './account.js';
 export {
+  type DashboardLayoutRequest,
+  type DashboardResponse,
+  type DashboardWidget,
+  type DashboardWidgetRequest,
+  dashboardLayoutRequestSchema,
+  dashboardResponseSchema,
+  dashboardWidgetRequestSchema,
+  dashboardWidgetSchema,
+  gridRectSchema,
+  type HealthItem,
+  healthItemSchema,
+  type WidgetHealth,
+  widgetHealthSchema,
+  widgetLayoutSchema,
+} from './dashboard.js';
+export {
   BREAKPOINT_ORDER,
   BREAKPOINTS,
   type Breakpoint,

@@ -1,11 +1,11 @@
 import { type AccountTool, toolPolicyRequestSchema } from '@platform/wire';
 import { Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
+import { memberAccount } from '../routes/_account.js';
 import { checkStateChange, requireCliUser } from '../routes/_auth.js';
 import { RouteError } from '../routes/_errors.js';
 import { parsedBody } from '../routes/_jsonBody.js';
 import { setToolPolicy } from '../store/toolPolicies.js';
-import { findAccount, membershipRole, type User, unknownAccount } from '../store/users.js';
 import { accountTools, type CatalogTool, needsConfirmation } from './toolCatalog.js';
 
 const POLICY_USAGE = '{ "policy": "ask" | "allow" | "block" }';
@@ -19,7 +19,7 @@ export function toolPolicyRoutes(services: HostServices): Hono {
 
   app.get('/accounts/:account/tools', async (c) => {
     const user = await requireCliUser(services, c, 'read');
-    const account = await memberAccount(services, user, c.req.param('account'), false);
+    const account = await memberAccount(services, user, c.req.param('account'));
     const tools = await accountTools(services.db, account.id);
     return c.json({ ok: true, data: { tools: tools.map(toolView) } });
   });
@@ -27,7 +27,9 @@ export function toolPolicyRoutes(services: HostServices): Hono {
   app.put('/accounts/:account/tools/:tool/policy', async (c) => {
     checkStateChange(services, c, { requireJson: true });
     const user = await requireCliUser(services, c, 'publish');
-    const account = await memberAccount(services, user, c.req.param('account'), true);
+    const account = await memberAccount(services, user, c.req.param('account'), {
+      manage: 'set tool policies',
+    });
     const { policy } = await parsedBody(services.limits, c, toolPolicyRequestSchema, POLICY_USAGE);
     const name = c.req.param('tool');
     const tools = await accountTools(services.db, account.id);
@@ -42,28 +44,6 @@ export function toolPolicyRoutes(services: HostServices): Hono {
     return c.json({ ok: true, data: toolView({ ...tool, policy }) });
   });
   return app;
-}
-
-async function memberAccount(services: HostServices, user: User, ref: string, manage: boolean) {
-  const account = await findAccount(services.db, ref);
-  const role = account === undefined ? undefined : await membershipRole(services.db, account.id, user.id);
-  // Not a member: the same answer as no such account, so account names do not leak.
-  if (account === undefined || role === undefined) {
-    throw new RouteError(404, 'account_not_found', `${unknownAccount(ref)} among your accounts.`, {
-      hint: 'GET /api/platform/me lists your accounts.',
-    });
-  }
-  if (manage && role === 'member') {
-    throw new RouteError(
-      403,
-      'forbidden',
-      `Only owners and admins of account "${account.slug}" set tool policies.`,
-      {
-        hint: 'Ask an owner or admin of the account.',
-      },
-    );
-  }
-  return account;
 }
 
 function toolView(tool: CatalogTool): AccountTool {
