@@ -9,8 +9,9 @@ const { url: baseUrl, skipped } = testDatabase();
 if (baseUrl) {
   runSuitesOnPostgres(baseUrl);
   await import('./dashboard.test.js');
+  await import('./dashboardAccount.test.js');
 } else {
   describe(`dashboard routes on PostgreSQL (skipped: ${skipped})`, () => {
-    it.skip('placements, collapse, pin, versioned saves, reset and health', () => {});
+    it.skip('placements, collapse, pin, versioned saves, reset, activation changes, sessions and health', () => {});
   });
 }

@@ -1,54 +1,19 @@
 // The dashboard's routes (routes/dashboard.ts): each user's placements of an account's widgets,
 // made from the partners' layouts on the first read, with collapse, pin, remove, moves against a
-// version, reset, and each integration's health. Every test signs in as a user of its own.
+// version, and reset. Every test signs in as a user of its own.
 import { randomUUID } from 'node:crypto';
-import { type DashboardResponse, type DashboardWidget, dashboardResponseSchema } from '@platform/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordOAuthConnection } from '../src/oauth/oauthConnections.js';
-import { deleteActivation, upsertActivation } from '../src/store/integrations.js';
 import { createToken } from '../src/store/users.js';
-import { startTestHost, type TestHost } from './_host.js';
+import { dashboardClient, startDashboardHost } from './_dashboard.js';
+import type { TestHost } from './_host.js';
 
 let host: TestHost;
 beforeAll(async () => {
-  host = await startTestHost({ projects: ['dashboard/board', 'dashboard/crm'] });
-  // Tenancy: a version is live for an account only on a source that serves it.
-  await host.db.query(
-    'INSERT INTO source_accounts (source_id, account_id) SELECT DISTINCT source_id, $1 FROM integrations',
-    [host.accountId],
-  );
+  host = await startDashboardHost();
 });
 afterAll(() => host.close());
 
-const base = () => `/api/platform/accounts/${host.accountId}/dashboard`;
-const as = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function newUser(): Promise<{ userId: string; token: string; headers: { authorization: string } }> {
-  const user = await host.addUser('member');
-  return { ...user, headers: as(user.token) };
-}
-
-async function read(response: Response): Promise<DashboardResponse> {
-  const body = (await response.json()) as { data: unknown };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  return dashboardResponseSchema.parse(body.data);
-}
-
-type ErrorBody = { code: string; message: string; hint?: string };
-async function errorOf(response: Response, status: number): Promise<ErrorBody> {
-  const body = (await response.json()) as { error: ErrorBody };
-  expect(response.status, JSON.stringify(body)).toBe(status);
-  return body.error;
-}
-
-const dashboard = async (headers: { authorization: string }) => read(await host.call(base(), { headers }));
-const find = (list: readonly DashboardWidget[], widgetId: string) => {
-  const found = list.find((widget) => widget.widget.id === widgetId);
-  if (found === undefined) throw new Error(`no widget ${widgetId} in ${list.map((w) => w.widget.id)}`);
-  return found;
-};
-const patch = (headers: { authorization: string }, id: string, json: unknown) =>
-  host.call(`${base()}/widgets/${id}`, { method: 'PATCH', json, headers });
+const { base, as, read, newUser, errorOf, dashboard, find, patch } = dashboardClient(() => host);
 
 describe('the dashboard', () => {
   it("makes the placements from the partners' layouts on the first read, the same ids after", async () => {
@@ -272,53 +237,6 @@ describe('the dashboard', () => {
     expect(reset.version).toBe(start.version + 3);
   });
 
-  it('shows no widget of an integration no longer activated, and its placement again when it is back', async () => {
-    const user = await newUser();
-    const deals = find((await dashboard(user.headers)).widgets, 'deals');
-    await read(await patch(user.headers, deals.widgetConfigId, { isPinned: true }));
-    await deleteActivation(host.db, 'test-crm', host.accountId);
-    try {
-      const without = await dashboard(user.headers);
-      expect([...without.widgets, ...without.removed].map((widget) => widget.integration.slug)).not.toContain(
-        'test-crm',
-      );
-      expect(
-        (await errorOf(await patch(user.headers, deals.widgetConfigId, { isPinned: false }), 404)).code,
-      ).toBe('widget_not_found');
-    } finally {
-      await upsertActivation(host.db, {
-        slug: 'test-crm',
-        accountId: host.accountId,
-        userId: host.userId,
-        data: null,
-      });
-    }
-    expect(find((await dashboard(user.headers)).widgets, 'deals')).toMatchObject({
-      widgetConfigId: deals.widgetConfigId,
-      isPinned: true,
-    });
-  });
-
-  it('shows no widget of a source that no longer serves the account', async () => {
-    const user = await newUser();
-    expect((await dashboard(user.headers)).widgets).toHaveLength(4);
-    const { rows } = await host.db.query(
-      'DELETE FROM source_accounts WHERE account_id = $1 RETURNING source_id, account_id',
-      [host.accountId],
-    );
-    try {
-      expect((await dashboard(user.headers)).widgets).toEqual([]);
-    } finally {
-      for (const row of rows) {
-        await host.db.query('INSERT INTO source_accounts (source_id, account_id) VALUES ($1, $2)', [
-          row.source_id,
-          row.account_id,
-        ]);
-      }
-    }
-    expect((await dashboard(user.headers)).widgets).toHaveLength(4);
-  });
-
   it('refuses a user outside the account, and a token without publish from changing it', async () => {
     const outsider = await host.addUser('member', { member: false });
     const refused = await errorOf(await host.call(base(), { headers: as(outsider.token) }), 404);
@@ -335,64 +253,5 @@ describe('the dashboard', () => {
       headers: { ...user.headers, origin: 'https://evil.example' },
     });
     expect(crossSite.status).toBe(403);
-  });
-
-  it('shows the health of each integration: a missing OAuth connection, a failed delivery and schedule run', async () => {
-    const user = await newUser();
-    const start = await dashboard(user.headers);
-    expect(find(start.widgets, 'board').health).toEqual({
-      status: 'attention',
-      items: [
-        {
-          kind: 'oauth',
-          message: 'test-board is not connected; an owner or admin of the account connects it.',
-        },
-      ],
-    });
-    expect(find(start.widgets, 'deals').health).toEqual({ status: 'ok', items: [] });
-
-    await recordOAuthConnection(host.db, {
-      slug: 'test-board',
-      accountId: host.accountId,
-      userId: host.userId,
-      scope: 'read',
-      connectedAt: new Date(),
-    });
-    const job = (kind: string, target: string, status: string, finishedAt: string, error: string | null) =>
-      host.db.query(
-        `INSERT INTO jobs (id, kind, integration_slug, account_id, payload, status, attempts, last_error, created_at, finished_at)
-         VALUES ($1, $2, 'test-board', $3, $4::jsonb, $5, 1, $6, $7, $7)`,
-        [randomUUID(), kind, host.accountId, JSON.stringify({ target }), status, error, finishedAt],
-      );
-    await job('webhook', 'note-changed', 'failed', '2026-12-01T10:00:00.000Z', 'vendor down');
-    await job('schedule', 'nightly', 'succeeded', '2026-12-01T09:00:00.000Z', null);
-    const failed = find((await dashboard(user.headers)).widgets, 'board').health;
-    expect(failed).toEqual({
-      status: 'error',
-      items: [
-        {
-          kind: 'delivery',
-          message: 'The delivery to webhook "note-changed" failed: vendor down',
-          at: '2026-12-01T10:00:00.000Z',
-        },
-      ],
-    });
-    // Every widget of the integration carries it; the other integration's do not.
-    expect(find((await dashboard(user.headers)).widgets, 'recent').health).toEqual(failed);
-    expect(find((await dashboard(user.headers)).widgets, 'deals').health.status).toBe('ok');
-
-    // A later delivery that succeeded clears it; a schedule run that failed after its success shows.
-    await job('webhook', 'note-changed', 'succeeded', '2026-12-01T11:00:00.000Z', null);
-    await job('schedule', 'nightly', 'failed', '2026-12-01T12:00:00.000Z', 'timed out');
-    expect(find((await dashboard(user.headers)).widgets, 'board').health).toEqual({
-      status: 'error',
-      items: [
-        {
-          kind: 'schedule',
-          message: 'The run of schedule "nightly" failed: timed out',
-          at: '2026-12-01T12:00:00.000Z',
-        },
-      ],
-    });
   });
 });
