@@ -8,6 +8,7 @@ import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
 import { listingIconRoutes } from './routes/listingIcons.js';
@@ -63,6 +64,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', deliveryRoutes(services));
   app.route('/api/platform', toolPolicyRoutes(services));
   app.route('/api/platform', marketplaceRoutes(services));
+  app.route('/api/platform', dashboardRoutes(services));
   app.route('/', mcpRoutes(services));
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
   app.route('/', webAppRoutes());

@@ -56,6 +56,37 @@ export {
   type WireUser,
 } from './account.js';
 export {
+  type DashboardLayoutRequest,
+  type DashboardResponse,
+  type DashboardWidget,
+  type DashboardWidgetRequest,
+  dashboardLayoutRequestSchema,
+  dashboardResponseSchema,
+  dashboardWidgetRequestSchema,
+  dashboardWidgetSchema,
+  gridRectSchema,
+  type HealthItem,
+  healthItemSchema,
+  type WidgetHealth,
+  widgetHealthSchema,
+  widgetLayoutSchema,
+} from './dashboard.js';
+export {
+  BREAKPOINT_ORDER,
+  BREAKPOINTS,
+  type Breakpoint,
+  DEFAULT_WIDGET_HEIGHT,
+  fitsBreakpoint,
+  type GridBottoms,
+  type GridRect,
+  gridBottoms,
+  type LayoutBlock,
+  type PlacedWidget,
+  placeDashboard,
+  placeWidgets,
+  type WidgetLayout,
+} from './dashboardLayout.js';
+export {
   type Envelope,
   type ErrorEnvelope,
   envelope,

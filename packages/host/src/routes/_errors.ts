@@ -29,6 +29,8 @@ export type HostErrorCode =
   | 'version_not_found'
   // An account's tool served to models (the MCP tool catalog).
   | 'tool_not_found'
+  // A placement the user's dashboard in the account does not have.
+  | 'widget_not_found'
   | 'slug_taken'
   | 'invalid_archive'
   | 'conflict';

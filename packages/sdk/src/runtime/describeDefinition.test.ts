@@ -11,6 +11,7 @@ describe('describeDefinition', () => {
       components: {
         widgets: [{ id: 'acme-notes-board', name: 'Board', component: () => null, isPinnable: true }],
       },
+      layouts: { lg: { 'acme-notes-board': { x: 0, y: 0, w: 8, h: 6 } } },
       storage: { account: { settings: z.object({}) }, user: { preferences: z.object({}) } },
       actions: { 'list-notes': { description: 'List', input: z.object({}), handler: async () => [] } },
       webhooks: [
@@ -56,6 +57,7 @@ describe('describeDefinition', () => {
       schedules: [{ id: 'nightly', cron: '0 3 * * *' }],
       tools: [],
       widgets: [{ id: 'acme-notes-board', name: 'Board', isPinnable: true }],
+      layouts: { lg: { 'acme-notes-board': { x: 0, y: 0, w: 8, h: 6 } } },
       storage: { account: ['settings'], user: ['preferences'] },
       // Each key's Standard JSON Schema (zod 4 states one), for the host's promotion review.
       storageShapes: {

@@ -42,6 +42,11 @@ export interface DefinitionManifest {
     readonly inputSchemaProblem?: string;
   }[];
   readonly widgets: readonly Omit<WidgetDeclaration, 'component'>[];
+  /**
+   * The widgets' grid rectangles per breakpoint, as declared; the host's dashboard places them
+   * with `@platform/wire`'s `placeWidgets` (absent in manifests stored before the dashboard).
+   */
+  readonly layouts?: AnyIntegrationDefinition['layouts'];
   readonly storage: { readonly account: readonly string[]; readonly user: readonly string[] };
   /**
    * The JSON Schema (draft 2020-12, input side) of each storage key whose schema can state one
@@ -97,6 +102,7 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
         };
       }),
       widgets: (definition.components?.widgets ?? []).map(({ component: _component, ...widget }) => widget),
+      layouts: definition.layouts,
       storage: {
         account: Object.keys(definition.storage?.account ?? {}),
         user: Object.keys(definition.storage?.user ?? {}),

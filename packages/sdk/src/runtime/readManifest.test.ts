@@ -8,6 +8,7 @@ const definition = defineIntegration({
   slug: 'acme-notes',
   egress: ['https://api.acme.com', 'https://auth.acme.com'],
   components: { widgets: [{ id: 'acme-notes-board', name: 'Board', component: () => null }] },
+  layouts: { lg: { 'acme-notes-board': { x: 0, y: 0, w: 8, h: 6 } } },
   storage: { account: { settings: z.object({ theme: z.string() }) }, user: { preferences: z.object({}) } },
   actions: { 'list-notes': { description: 'List', input: z.object({}), handler: async () => [] } },
   tools: [{ name: 'list_notes', description: 'Lists notes' }],
@@ -52,14 +53,24 @@ describe('readManifest', () => {
     expect(readManifest(minimal)).toEqual(minimal);
   });
 
-  it('accepts a manifest stored before hasReply, payloadShape and storageShapes existed', () => {
-    const { storageShapes: _storageShapes, ...older } = structuredClone(valid);
+  it('accepts a manifest stored before hasReply, payloadShape, storageShapes and layouts existed', () => {
+    const { storageShapes: _storageShapes, layouts: _layouts, ...older } = structuredClone(valid);
     const webhooks = older.webhooks.map(({ id, signature }) => ({ id, signature }));
     expect(readManifest({ ...older, webhooks })).toEqual({ ...older, webhooks });
   });
 
   it.each([
     ['an egress entry the definition would refuse', { egress: ['*'] }, 'egress.0'],
+    [
+      'a layout for a widget it does not declare',
+      { layouts: { md: { 'someone-else': { x: 0, y: 0, w: 1, h: 1 } } } },
+      'layouts.md.someone-else',
+    ],
+    [
+      'a layout rectangle with a negative x',
+      { layouts: { lg: { 'acme-notes-board': { x: -1, y: 0, w: 1, h: 1 } } } },
+      'layouts.lg.acme-notes-board.x',
+    ],
     [
       'a wildcard over a whole top-level domain',
       { egress: ['https://*.com', 'https://auth.acme.com'] },

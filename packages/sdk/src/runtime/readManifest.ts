@@ -39,6 +39,7 @@ const manifestShape = z.strictObject({
     }),
   ),
   widgets: z.array(widget.omit({ component: true })),
+  layouts: field.layouts,
   storage: z.strictObject({ account: storageKeys, user: storageKeys }),
   storageShapes: z.strictObject({ account: jsonSchemas, user: jsonSchemas }).optional(),
   oauth: z
@@ -90,6 +91,7 @@ export function readManifest(raw: unknown): DefinitionManifest {
       schedules: manifest.schedules,
       tools: manifest.tools,
       components: { widgets: manifest.widgets },
+      ...(manifest.layouts === undefined ? {} : { layouts: manifest.layouts }),
       storage: {
         account: Object.fromEntries(manifest.storage.account.map((key) => [key, true])),
         user: Object.fromEntries(manifest.storage.user.map((key) => [key, true])),
