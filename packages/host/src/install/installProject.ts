@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { type BrowserBundle, buildBrowserBundle } from '../bundle/buildBrowserBundle.js';
 import { buildBundle } from '../bundle/buildBundle.js';
 import type { Db } from '../db/Db.js';
 import type { Runtime } from '../runtime/Runtime.js';
@@ -44,7 +45,8 @@ export async function installProject(input: {
   if (!Array.isArray(manifest.integrations) || manifest.integrations.length === 0) {
     throw new Error(`${manifestPath} lists no integrations; add { "integrations": [{ "slug", "entry" }] }`);
   }
-  const built: { manifest: DefinitionManifest; bundle: string }[] = [];
+  const built: { manifest: DefinitionManifest; bundle: string; browserBundle: BrowserBundle | undefined }[] =
+    [];
   for (const integration of manifest.integrations) {
     const bundle = await buildBundle(resolve(input.projectDir, integration.entry));
     const described = await input.runtime.describe({
@@ -56,7 +58,14 @@ export async function installProject(input: {
         `platform.json names "${integration.slug}" but ${integration.entry} declares slug "${described.slug}"; make them agree`,
       );
     }
-    built.push({ manifest: described, bundle });
+    // The widgets' browser bundle, served to their frames; confined to the project like the gate's.
+    const browserBundle =
+      described.widgets.length === 0
+        ? undefined
+        : await buildBrowserBundle(resolve(input.projectDir, integration.entry), {
+            confineTo: [resolve(input.projectDir)],
+          });
+    built.push({ manifest: described, bundle, browserBundle });
   }
   const sourceSlug = input.sourceSlug ?? manifest.source ?? LOCAL_SOURCE_SLUG;
   return input.db.transaction(async (tx) => {
@@ -75,8 +84,10 @@ export async function installProject(input: {
       );
     }
     const versions = [];
-    for (const { manifest: described, bundle } of built) {
-      versions.push(await addVersion(tx, { source: source, manifest: described, bundle, status: 'dev' }));
+    for (const { manifest: described, bundle, browserBundle } of built) {
+      versions.push(
+        await addVersion(tx, { source: source, manifest: described, bundle, browserBundle, status: 'dev' }),
+      );
     }
     return { source, versions };
   });

@@ -83,6 +83,35 @@ export async function readBundle(db: Queryable, versionId: string): Promise<stri
   return bundle;
 }
 
+/**
+ * What a widget frame needs of a version: its slug, the widgets its manifest declares and its
+ * browser bundle (undefined when the version has none), or undefined for an unknown version.
+ */
+export async function findBrowserBundle(
+  db: Queryable,
+  versionId: string,
+): Promise<
+  | {
+      readonly slug: string;
+      readonly widgets: readonly { readonly id: string; readonly name: string }[];
+      readonly code: string | undefined;
+    }
+  | undefined
+> {
+  const { rows } = await db.query(
+    'SELECT integration_slug, manifest, browser_bundle FROM versions WHERE id = $1',
+    [versionId],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const manifest = row.manifest as DefinitionManifest;
+  return {
+    slug: row.integration_slug as string,
+    widgets: (manifest.widgets ?? []).map((widget) => ({ id: widget.id, name: widget.name })),
+    code: typeof row.browser_bundle === 'string' ? row.browser_bundle : undefined,
+  };
+}
+
 export async function createSource(
   db: Queryable,
   input: { slug: string; name: string; stage: SourceStage },
@@ -140,7 +169,14 @@ export async function addSourceAccount(db: Queryable, sourceId: string, accountI
  */
 export async function addVersion(
   db: Queryable,
-  input: { source: Source; manifest: DefinitionManifest; bundle: string; status: 'dev' | 'gated' },
+  input: {
+    source: Source;
+    manifest: DefinitionManifest;
+    bundle: string;
+    status: 'dev' | 'gated';
+    /** The widgets' browser bundle (`bundle/buildBrowserBundle.ts`), when the version has widgets. */
+    browserBundle?: { readonly code: string; readonly gzipBytes: number } | undefined;
+  },
 ): Promise<InstalledVersion> {
   const slug = input.manifest.slug;
   let number: number;
@@ -154,8 +190,18 @@ export async function addVersion(
   }
   const id = newId();
   await db.query(
-    'INSERT INTO versions (id, integration_slug, number, status, manifest, bundle) VALUES ($1, $2, $3, $4, $5::jsonb, $6)',
-    [id, slug, number, input.status, JSON.stringify(input.manifest), input.bundle],
+    `INSERT INTO versions (id, integration_slug, number, status, manifest, bundle, browser_bundle, browser_bundle_gzip_bytes)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)`,
+    [
+      id,
+      slug,
+      number,
+      input.status,
+      JSON.stringify(input.manifest),
+      input.bundle,
+      input.browserBundle?.code ?? null,
+      input.browserBundle?.gzipBytes ?? null,
+    ],
   );
   if (input.status === 'dev' && input.source.stage === 'development') {
     await makeLive(db, { slug, versionId: id, reason: 'install', userId: null });
