@@ -85,7 +85,9 @@ export async function readBundle(db: Queryable, versionId: string): Promise<stri
 
 /**
  * What a widget frame needs of a version: its slug, the widgets its manifest declares and its
- * browser bundle (undefined when the version has none), or undefined for an unknown version.
+ * browser bundle (undefined when the version has none), or undefined for an unknown version or
+ * one the gate has not passed (submitted, checking, rejected): only `dev`, `gated` and `live`
+ * versions' code is served to browsers.
  */
 export async function findBrowserBundle(
   db: Queryable,
@@ -99,7 +101,7 @@ export async function findBrowserBundle(
   | undefined
 > {
   const { rows } = await db.query(
-    'SELECT integration_slug, manifest, browser_bundle FROM versions WHERE id = $1',
+    "SELECT integration_slug, manifest, browser_bundle FROM versions WHERE id = $1 AND status IN ('dev', 'gated', 'live')",
     [versionId],
   );
   const row = rows[0];
