@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { confine, hostNodePaths, hostPackageFolders } from './_confine.js';
+import { mentionsLocales, zodLocalesLeftOut } from './_zodLocales.js';
 
 /**
  * The modules every widget frame shares with the host's runtime instead of bundling its own copy:
@@ -38,9 +39,23 @@ export async function buildBrowserBundle(
   entry: string,
   options: { confineTo?: readonly string[] } = {},
 ): Promise<BrowserBundle> {
+  // zod's translations stay out unless a file names them, as in the server bundle (buildBundle).
+  const lean = await bundleOnce(entry, options, true);
+  return (await mentionsLocales(lean.inputs))
+    ? (await bundleOnce(entry, options, false)).bundle
+    : lean.bundle;
+}
+
+async function bundleOnce(
+  entry: string,
+  options: { confineTo?: readonly string[] },
+  leaveOutZodLocales: boolean,
+): Promise<{ bundle: BrowserBundle; inputs: string[] }> {
   const result = await build({
-    plugins:
-      options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])],
+    plugins: [
+      ...(options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])]),
+      ...(leaveOutZodLocales ? [zodLocalesLeftOut()] : []),
+    ],
     stdin: {
       contents: [
         `import definition from ${JSON.stringify(`./${basename(entry)}`)};`,
@@ -64,8 +79,12 @@ export async function buildBrowserBundle(
     logLevel: 'silent',
     legalComments: 'none',
     minify: true,
+    metafile: true,
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`esbuild produced no browser bundle for ${entry}`);
-  return { code: output.text, gzipBytes: gzipSync(output.contents).byteLength };
+  return {
+    bundle: { code: output.text, gzipBytes: gzipSync(output.contents).byteLength },
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
