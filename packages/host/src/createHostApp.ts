@@ -19,6 +19,7 @@ import { storageRoutes } from './routes/storage.js';
 import { versionRoutes } from './routes/versions.js';
 import { webAppRoutes } from './routes/webApp.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { widgetFrameRoutes } from './routes/widgetFrames.js';
 
 /**
  * The host's HTTP surface as one `(Request) => Promise<Response>` app: tests call `app.request()`,
@@ -69,6 +70,8 @@ export function createHostApp(services: HostServices): Hono {
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
   app.route('/', webAppRoutes());
   app.route('/', listingIconRoutes());
+  // Partner widgets, each in a sandboxed frame with its own CSP (opaque origin), and their bundles.
+  app.route('/', widgetFrameRoutes(services));
   if (services.registry)
     app.route('/', registryRoutes({ folder: services.registry, publicOrigin: () => services.publicOrigin }));
 

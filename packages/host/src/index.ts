@@ -1,5 +1,10 @@
 // The versions store answers with the wire contract's views; the host's API names them too.
 export type { VersionStatus, VersionView } from '@platform/wire';
+export {
+  BROWSER_SHARED_MODULES,
+  type BrowserBundle,
+  buildBrowserBundle,
+} from './bundle/buildBrowserBundle.js';
 export { buildBundle } from './bundle/buildBundle.js';
 export {
   createHostCapabilities,

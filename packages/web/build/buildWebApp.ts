@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import { buildFrameRuntime } from './buildFrameRuntime.js';
 
 const PACKAGE_DIR = join(import.meta.dirname, '..');
 const OUT_DIR = join(PACKAGE_DIR, 'dist', 'app');
@@ -9,6 +10,9 @@ const STAMP = join(OUT_DIR, '.built');
 // What the app's build reads besides its own sources: the UI kit, the hooks and the wire contract.
 const INPUTS = [
   join(PACKAGE_DIR, 'src', 'app'),
+  join(PACKAGE_DIR, 'src', 'frame'),
+  join(PACKAGE_DIR, 'src', 'bridge'),
+  join(PACKAGE_DIR, 'src', 'node', 'frameManifest.ts'),
   join(PACKAGE_DIR, 'build'),
   join(PACKAGE_DIR, '..', 'ui', 'src'),
   join(PACKAGE_DIR, '..', 'sdk', 'src', 'hooks'),
@@ -32,7 +36,8 @@ export function webAppStale(): boolean {
 
 /**
  * Builds the web app with Vite into `dist/app`: `index.html` (the shell every page route serves)
- * and content-hashed assets under `assets/`, served at `/web/assets/` as immutable. Built from the
+ * and content-hashed assets under `assets/`, served at `/web/assets/` as immutable, then the widget
+ * frames' runtime (`buildFrameRuntime`, with `frame-manifest.json`). Built from the
  * packages' sources (`@platform/source`), so no other package needs building first.
  * @example await buildWebApp({ ifStale: true });
  */
@@ -56,6 +61,8 @@ export async function buildWebApp(options: { ifStale?: boolean; quiet?: boolean 
       reportCompressedSize: false,
     },
   });
+  // The widget frames' shared runtime and bootstrap, into the same assets folder.
+  await buildFrameRuntime(OUT_DIR, options);
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
   return true;
 }

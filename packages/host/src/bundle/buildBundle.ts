@@ -1,8 +1,7 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, join, parse, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { basename, dirname } from 'node:path';
+import { build } from 'esbuild';
+import { confine, hostNodePaths, hostPackageFolders } from './_confine.js';
+import { mentionsLocales, zodLocalesLeftOut } from './_zodLocales.js';
 
 /**
  * Builds a version's server bundle: the definition entry with its handlers, zod and the guest
@@ -78,85 +77,4 @@ async function bundleOnce(
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`esbuild produced no output for ${entry}`);
   return { text: output.text, inputs: Object.keys(result.metafile.inputs) };
-}
-
-const ZOD_LOCALES_INDEX = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/;
-const IN_ZOD = /[\\/]node_modules[\\/]zod[\\/]/;
-
-// Whether a bundled file other than zod's own names `locales` (z.locales, zod/locales, ...).
-async function mentionsLocales(inputs: readonly string[]): Promise<boolean> {
-  for (const input of inputs) {
-    if (IN_ZOD.test(`/${input}`) || !existsSync(input)) continue;
-    if (/\blocales\b/.test(await readFile(input, 'utf8'))) return true;
-  }
-  return false;
-}
-
-// zod's locales index as functions that say why they are missing (reached without naming them).
-function zodLocalesLeftOut(): Plugin {
-  return {
-    name: 'platform-zod-locales-left-out',
-    setup(build) {
-      build.onLoad({ filter: ZOD_LOCALES_INDEX }, async (args) => {
-        const names = [...(await readFile(args.path, 'utf8')).matchAll(/default as (\w+)/g)].map(
-          (match) => match[1]!,
-        );
-        // One message for all: the stub is a few bytes a locale (a message each would add 13 KiB).
-        const contents = [
-          `const leftOut = (name) => () => { throw new Error(\`zod's locale "\${name}" is not in this bundle: no file of the project mentions \\\`locales\\\`, so the build left zod's translations out. Name them in the source (for example z.config(z.locales.\${name}())) and build again.\`); };`,
-          ...names.map((name) => `export const ${name} = leftOut(${JSON.stringify(name)});`),
-        ].join('\n');
-        return { contents, loader: 'js' };
-      });
-    },
-  };
-}
-
-// Every node_modules folder above this package, nearest first: where the host's own @platform/sdk is.
-function hostNodePaths(): string[] {
-  const paths: string[] = [];
-  let dir = fileURLToPath(new URL('../../', import.meta.url));
-  while (true) {
-    paths.push(join(dir, 'node_modules'));
-    if (dir === parse(dir).root) return paths;
-    dir = dirname(dir);
-  }
-}
-
-/** Refuses to load any file outside `roots` (compared by real path). */
-function confine(roots: readonly string[]): Plugin {
-  const real = roots.map((root) => realpathSync(root));
-  const inside = (file: string) =>
-    real.some((root) => {
-      const rel = relative(root, file);
-      return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep);
-    });
-  return {
-    name: 'platform-confine',
-    setup(build) {
-      build.onLoad({ filter: /.*/ }, (args) => {
-        if (args.namespace !== 'file' || inside(realpathSync(args.path))) return undefined;
-        return {
-          errors: [
-            {
-              text: `${args.path} is outside the project; a bundle may only include the project's own files and its installed dependencies`,
-            },
-          ],
-        };
-      });
-    },
-  };
-}
-
-// The host's node_modules folders, and where its `@platform/*` packages really are (in this
-// checkout, workspace links to packages/*).
-function hostPackageFolders(): string[] {
-  const folders: string[] = [];
-  for (const dir of hostNodePaths().filter((path) => existsSync(path))) {
-    folders.push(dir);
-    const scope = join(dir, '@platform');
-    if (!existsSync(scope)) continue;
-    for (const name of readdirSync(scope)) folders.push(realpathSync(join(scope, name)));
-  }
-  return folders;
 }

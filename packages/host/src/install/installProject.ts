@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { type BrowserBundle, buildBrowserBundle } from '../bundle/buildBrowserBundle.js';
 import { buildBundle } from '../bundle/buildBundle.js';
 import type { Db } from '../db/Db.js';
 import { readProjectListing, type StoredListing } from '../gate/projectListing.js';
@@ -49,7 +50,12 @@ export async function installProject(input: {
   if (!Array.isArray(manifest.integrations) || manifest.integrations.length === 0) {
     throw new Error(`${manifestPath} lists no integrations; add { "integrations": [{ "slug", "entry" }] }`);
   }
-  const built: { manifest: DefinitionManifest; bundle: string; listing: StoredListing }[] = [];
+  const built: {
+    manifest: DefinitionManifest;
+    bundle: string;
+    listing: StoredListing;
+    browserBundle: BrowserBundle | undefined;
+  }[] = [];
   for (const integration of manifest.integrations) {
     const { listing, problems } = await readProjectListing(input.projectDir, integration);
     if (problems.length > 0) {
@@ -66,7 +72,14 @@ export async function installProject(input: {
         `platform.json names "${integration.slug}" but ${integration.entry} declares slug "${described.slug}"; make them agree`,
       );
     }
-    built.push({ manifest: described, bundle, listing });
+    // The widgets' browser bundle, served to their frames; confined to the project like the gate's.
+    const browserBundle =
+      described.widgets.length === 0
+        ? undefined
+        : await buildBrowserBundle(resolve(input.projectDir, integration.entry), {
+            confineTo: [resolve(input.projectDir)],
+          });
+    built.push({ manifest: described, bundle, listing, browserBundle });
   }
   const sourceSlug = input.sourceSlug ?? manifest.source ?? LOCAL_SOURCE_SLUG;
   return input.db.transaction(async (tx) => {
@@ -85,9 +98,16 @@ export async function installProject(input: {
       );
     }
     const versions = [];
-    for (const { manifest: described, bundle, listing } of built) {
+    for (const { manifest: described, bundle, listing, browserBundle } of built) {
       versions.push(
-        await addVersion(tx, { source: source, manifest: described, bundle, status: 'dev', listing }),
+        await addVersion(tx, {
+          source: source,
+          manifest: described,
+          bundle,
+          browserBundle,
+          status: 'dev',
+          listing,
+        }),
       );
     }
     return { source, versions };

@@ -84,6 +84,37 @@ export async function readBundle(db: Queryable, versionId: string): Promise<stri
   return bundle;
 }
 
+/**
+ * What a widget frame needs of a version: its slug, the widgets its manifest declares and its
+ * browser bundle (undefined when the version has none), or undefined for an unknown version or
+ * one the gate has not passed (submitted, checking, rejected): only `dev`, `gated` and `live`
+ * versions' code is served to browsers.
+ */
+export async function findBrowserBundle(
+  db: Queryable,
+  versionId: string,
+): Promise<
+  | {
+      readonly slug: string;
+      readonly widgets: readonly { readonly id: string; readonly name: string }[];
+      readonly code: string | undefined;
+    }
+  | undefined
+> {
+  const { rows } = await db.query(
+    "SELECT integration_slug, manifest, browser_bundle FROM versions WHERE id = $1 AND status IN ('dev', 'gated', 'live')",
+    [versionId],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const manifest = row.manifest as DefinitionManifest;
+  return {
+    slug: row.integration_slug as string,
+    widgets: (manifest.widgets ?? []).map((widget) => ({ id: widget.id, name: widget.name })),
+    code: typeof row.browser_bundle === 'string' ? row.browser_bundle : undefined,
+  };
+}
+
 export async function createSource(
   db: Queryable,
   input: { slug: string; name: string; stage: SourceStage },
@@ -148,6 +179,8 @@ export async function addVersion(
     status: 'dev' | 'gated';
     /** The platform.json listing (checked: `readProjectListing`); none when absent. */
     listing?: StoredListing;
+    /** The widgets' browser bundle (`bundle/buildBrowserBundle.ts`), when the version has widgets. */
+    browserBundle?: { readonly code: string; readonly gzipBytes: number } | undefined;
   },
 ): Promise<InstalledVersion> {
   const slug = input.manifest.slug;
@@ -162,7 +195,8 @@ export async function addVersion(
   }
   const id = newId();
   await db.query(
-    'INSERT INTO versions (id, integration_slug, number, status, manifest, bundle, listing) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb)',
+    `INSERT INTO versions (id, integration_slug, number, status, manifest, bundle, listing, browser_bundle, browser_bundle_gzip_bytes)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8, $9)`,
     [
       id,
       slug,
@@ -171,6 +205,8 @@ export async function addVersion(
       JSON.stringify(input.manifest),
       input.bundle,
       JSON.stringify(input.listing ?? {}),
+      input.browserBundle?.code ?? null,
+      input.browserBundle?.gzipBytes ?? null,
     ],
   );
   if (input.status === 'dev' && input.source.stage === 'development') {

@@ -1,5 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FRAME_MANIFEST, type FrameManifest } from './frameManifest.js';
+
+export { FRAME_MANIFEST, type FrameManifest, SHARED_MODULES } from './frameManifest.js';
+export {
+  type WidgetFrameOptions,
+  type WidgetFramePage,
+  widgetFrameErrorHtml,
+  widgetFrameHtml,
+} from './widgetFrameHtml.js';
 
 /** Where `npm run build` (or the tests' global setup) leaves the built web app. */
 export const WEB_APP_DIR: string = join(import.meta.dirname, '..', '..', 'dist', 'app');
@@ -14,6 +23,8 @@ export interface WebAppFile {
 export interface WebAppFiles {
   readonly shell: string;
   readonly assets: ReadonlyMap<string, WebAppFile>;
+  /** The widget frames' runtime (shared modules, bootstrap, styles); undefined in a build without it. */
+  readonly frame: FrameManifest | undefined;
 }
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -42,5 +53,9 @@ export function readWebAppFiles(dir: string = WEB_APP_DIR): WebAppFiles | undefi
     if (contentType === undefined) continue;
     assets.set(name, { body: readFileSync(join(assetDir, name)), contentType });
   }
-  return { shell: readFileSync(shellPath, 'utf8'), assets };
+  const framePath = join(dir, FRAME_MANIFEST);
+  const frame = existsSync(framePath)
+    ? (JSON.parse(readFileSync(framePath, 'utf8')) as FrameManifest)
+    : undefined;
+  return { shell: readFileSync(shellPath, 'utf8'), assets, frame };
 }
