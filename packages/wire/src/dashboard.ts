@@ -37,6 +37,8 @@ export const dashboardWidgetSchema = z.object({
   integration: z.object({
     slug: z.string(),
     name: z.string(),
+    /** The live version's id (its widgets' frames are `/web/frames/<versionId>/<widgetId>`). */
+    versionId: z.string(),
     version: z.number().int(),
     /** The source that publishes it (its name). */
     publisher: z.string(),

@@ -153,6 +153,7 @@ async function dashboardView(db: Queryable, userId: string, accountId: string): 
         integration: {
           slug: integration.slug,
           name: integration.name,
+          versionId: integration.versionId,
           version: integration.versionNumber,
           publisher: integration.publisher,
         },

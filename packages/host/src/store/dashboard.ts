@@ -18,6 +18,8 @@ import { sourceServesAccountSql } from './integrations.js';
 export interface DashboardIntegration {
   readonly slug: string;
   readonly name: string;
+  /** The live version's id: its widgets' frames load its browser bundle. */
+  readonly versionId: string;
   readonly versionNumber: number;
   readonly publisher: string;
   readonly manifest: DefinitionManifest;
@@ -36,7 +38,7 @@ export interface Placement {
 
 // Activation order, then slug: the order the integrations' blocks take on a new dashboard.
 const INTEGRATIONS_SQL = `
-SELECT i.slug, i.name, v.number, v.manifest, s.name AS publisher
+SELECT i.slug, COALESCE(v.listing->>'name', i.name) AS name, v.id AS version_id, v.number, v.manifest, s.name AS publisher
 FROM activations a
 JOIN integrations i ON i.slug = a.integration_slug
 JOIN versions v ON v.id = i.live_version_id
@@ -53,6 +55,7 @@ export async function dashboardIntegrations(
   return rows.map((row) => ({
     slug: row.slug as string,
     name: (row.name as string | null) || (row.slug as string),
+    versionId: row.version_id as string,
     versionNumber: row.number as number,
     publisher: row.publisher as string,
     manifest: row.manifest as DefinitionManifest,
