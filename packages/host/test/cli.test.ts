@@ -112,6 +112,7 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
         '0008_job_lease.sql',
         '0010_device_sessions.sql',
         '0011_mcp.sql',
+        '0012_listing.sql',
         '0013_dashboard.sql',
       ],
     });
