@@ -114,6 +114,7 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
         '0011_mcp.sql',
         '0012_listing.sql',
         '0013_dashboard.sql',
+        '0014_browser_bundles.sql',
       ],
     });
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });

@@ -3,16 +3,20 @@
 // page is screenshotted (test-results/screenshots/web-*.png), checked by axe-core, and runs under
 // the host's own Content-Security-Policy with no console error.
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { type ServerType, serve as serveNode } from '@hono/node-server';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium, screenshot, seriousAxeViolations } from '../../cli/test/_browser.js';
 import { adminUserTotp } from '../src/cli/admin.js';
+import { installProject } from '../src/install/installProject.js';
+import { addSourceAccount } from '../src/store/integrations.js';
 import { addMembership, createUser } from '../src/store/users.js';
 import { startTestHost, type TestHost } from './_host.js';
 
 const noBrowser = browserMissing();
+const EXAMPLE = fileURLToPath(new URL('../../../examples/acme-notes', import.meta.url));
 
 describe.skipIf(noBrowser !== undefined)(
   `the web app in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
@@ -24,7 +28,18 @@ describe.skipIf(noBrowser !== undefined)(
     const password = 'correct horse';
 
     beforeAll(async () => {
-      host = await startTestHost({ projects: ['tools'] });
+      // Every test signs the same owner in afresh: more than sign-in's per-email limit of a minute.
+      host = await startTestHost({
+        projects: ['tools'],
+        limits: { signInAttemptsPerMinute: 1000, signInsPerAddressPerMinute: 1000 },
+      });
+      // The example, installed but not activated: the marketplace tests activate it.
+      const { versions } = await installProject({
+        db: host.db,
+        runtime: host.services.runtime,
+        projectDir: EXAMPLE,
+      });
+      await addSourceAccount(host.db, versions[0]!.sourceId, host.accountId);
       server = await new Promise<ServerType>((resolve) => {
         const started = serveNode({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
           resolve(started),
@@ -45,6 +60,8 @@ describe.skipIf(noBrowser !== undefined)(
       viewport = { width: 1400, height: 900 },
     ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
       const context = await browser.newContext({ viewport });
+      // Under the test's own timeout, so a wait that fails says which.
+      context.setDefaultTimeout(20_000);
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -179,6 +196,159 @@ describe.skipIf(noBrowser !== undefined)(
       expect(await second.page.getByLabel(`Policy for ${name}`).inputValue()).toBe('block');
       await checkPage(second.page, 'settings-tools-member', second.problems);
       await second.context.close();
+    });
+
+    /** A member (not an owner) with a password, signed in on a page of their own. */
+    async function memberPage(viewport?: { width: number; height: number }) {
+      const email = `member-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`;
+      const member = await createUser(host.db, { email, name: 'Member', password });
+      await addMembership(host.db, host.accountId, member.id, 'member');
+      const opened = await open(viewport);
+      await opened.page.goto(`${origin}/sign-in`);
+      await signIn(opened.page, email);
+      await opened.page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      return opened;
+    }
+
+    it('lists the example in the marketplace, shows what it asks for, and lets only an owner activate it', async () => {
+      const member = await memberPage();
+      await member.page.goto(`${origin}/marketplace/acme-notes`);
+      await member.page.getByText('An account owner or admin can activate Acme Notes.').waitFor();
+      expect(await member.page.getByRole('button', { name: 'Activate' }).count()).toBe(0);
+      await checkPage(member.page, 'marketplace-detail-member', member.problems);
+      await member.context.close();
+
+      const { context, page, problems } = await open();
+      await page.goto(`${origin}/sign-in?next=%2Fmarketplace`);
+      await signIn(page, host.email);
+      const tile = page.getByRole('listitem').filter({ hasText: 'Acme Notes' });
+      await tile.getByText('Not activated').waitFor();
+      await checkPage(page, 'marketplace', problems);
+      await tile.getByRole('link', { name: 'Acme Notes' }).click();
+      await page.locator('#listing-title').getByText('Acme Notes').waitFor();
+      // What it asks for, and the partner's docs rendered (sanitised) from platform.json's docs.
+      await page.getByText('https://api.acme-notes.example').first().waitFor();
+      await page.getByRole('heading', { name: 'Documentation' }).waitFor();
+      await checkPage(page, 'marketplace-detail', problems);
+      await page.getByRole('button', { name: 'Activate' }).click();
+      await page.getByRole('button', { name: 'Deactivate' }).waitFor();
+      await page.getByRole('link', { name: 'Connect' }).waitFor();
+      await checkPage(page, 'marketplace-detail-activated', problems);
+      await context.close();
+    });
+
+    it('draws the widgets where the layouts put them at 1400 px, in a sandboxed frame, and runs an action through the bridge', async () => {
+      const { context, page, problems } = await open({ width: 1400, height: 900 });
+      await page.goto(`${origin}/sign-in`);
+      await signIn(page, host.email);
+      const board = page.getByRole('region', { name: 'Acme Notes board' });
+      const recent = page.getByRole('region', { name: 'Recent notes' });
+      await board.waitFor();
+      await recent.waitFor();
+      const boardBox = (await board.boundingBox())!;
+      const recentBox = (await recent.boundingBox())!;
+      // layouts.lg: the board 8 columns at the left, recent notes 4 columns beside it on one row.
+      expect(recentBox.x).toBeGreaterThan(boardBox.x + boardBox.width - 1);
+      expect(Math.abs(recentBox.y - boardBox.y)).toBeLessThan(2);
+      expect(boardBox.width / recentBox.width).toBeGreaterThan(1.7);
+      const frame = board.locator('iframe');
+      expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+      const inside = page.frameLocator('iframe[title="Acme Notes board"]');
+      await inside.getByLabel('Title').fill('Written through the bridge');
+      await inside.getByRole('button', { name: 'Add note' }).click();
+      await inside.getByText('Written through the bridge').first().waitFor();
+      const stored = await host.db.query(
+        "SELECT value FROM storage WHERE integration_slug = 'acme-notes' AND key = 'cache/notes' AND account_id = $1",
+        [host.accountId],
+      );
+      expect(JSON.stringify(stored.rows[0]?.value)).toContain('Written through the bridge');
+      await checkPage(page, 'dashboard-1400', problems);
+      await context.close();
+    });
+
+    it('keeps collapse and pin per user across reloads and browsers, where the chrome flags allow', async () => {
+      const { context, page } = await open({ width: 1400, height: 900 });
+      await page.goto(`${origin}/sign-in`);
+      await signIn(page, host.email);
+      const board = page.getByRole('region', { name: 'Acme Notes board' });
+      const recent = page.getByRole('region', { name: 'Recent notes' });
+      await recent.waitFor();
+      // The recent-notes widget is not pinnable: the chrome offers no pin there.
+      expect(await recent.getByRole('button', { name: 'Pin' }).count()).toBe(0);
+      await board.getByRole('button', { name: 'Pin' }).click();
+      await board.getByRole('button', { name: 'Unpin' }).waitFor();
+      await recent.getByRole('button', { name: 'Collapse' }).click();
+      await recent.getByRole('button', { name: 'Expand' }).waitFor();
+      await page.reload();
+      await page
+        .getByRole('region', { name: 'Recent notes' })
+        .getByRole('button', { name: 'Expand' })
+        .waitFor();
+      const other = await open({ width: 1400, height: 900 });
+      await other.page.goto(`${origin}/sign-in`);
+      await signIn(other.page, host.email);
+      const again = other.page.getByRole('region', { name: 'Recent notes' });
+      const pinned = other.page.getByRole('region', { name: 'Acme Notes board' });
+      await again.getByRole('button', { name: 'Expand' }).waitFor();
+      await pinned.getByRole('button', { name: 'Unpin' }).waitFor();
+      await checkPage(other.page, 'dashboard-pinned-collapsed', other.problems);
+      // Another user's dashboard is their own.
+      const member = await memberPage({ width: 1400, height: 900 });
+      await member.page
+        .getByRole('region', { name: 'Recent notes' })
+        .getByRole('button', { name: 'Collapse' })
+        .waitFor();
+      await member.page
+        .getByRole('region', { name: 'Acme Notes board' })
+        .getByRole('button', { name: 'Pin' })
+        .waitFor();
+      await member.context.close();
+      await pinned.getByRole('button', { name: 'Unpin' }).click();
+      await pinned.getByRole('button', { name: 'Pin' }).waitFor();
+      await again.getByRole('button', { name: 'Expand' }).click();
+      await again.getByRole('button', { name: 'Collapse' }).waitFor();
+      await other.context.close();
+      await context.close();
+    });
+
+    for (const viewport of [
+      { width: 900, height: 900, name: 'dashboard-900' },
+      { width: 390, height: 844, name: 'dashboard-390' },
+    ]) {
+      it(`lays the dashboard out at ${viewport.width} px without sideways scrolling`, async () => {
+        const { context, page, problems } = await open(viewport);
+        await page.goto(`${origin}/sign-in`);
+        await signIn(page, host.email);
+        const board = page.getByRole('region', { name: 'Acme Notes board' });
+        const recent = page.getByRole('region', { name: 'Recent notes' });
+        await board.waitFor();
+        await recent.waitFor();
+        // The grid animates its items into place: measured once they have settled.
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
+          .toBeLessThanOrEqual(0);
+        if (viewport.width < 768) {
+          // One column: stacked in lg order, each the page's width.
+          const [a, b] = [(await board.boundingBox())!, (await recent.boundingBox())!];
+          expect(Math.abs(a.x - b.x)).toBeLessThan(2);
+          expect(b.y).toBeGreaterThan(a.y);
+        }
+        await checkPage(page, viewport.name, problems);
+        await context.close();
+      });
+    }
+
+    it('deactivates after a confirmation, and the widgets leave the dashboard', async () => {
+      const { context, page, problems } = await open();
+      await page.goto(`${origin}/sign-in?next=%2Fmarketplace%2Facme-notes`);
+      await signIn(page, host.email);
+      await page.getByRole('button', { name: 'Deactivate' }).click();
+      await page.getByRole('button', { name: 'Yes, deactivate' }).click();
+      await page.getByRole('button', { name: 'Activate' }).waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByText('No integration with widgets is activated in this account.').waitFor();
+      await checkPage(page, 'dashboard-empty', problems);
+      await context.close();
     });
 
     it('fits a phone without sideways scrolling', async () => {

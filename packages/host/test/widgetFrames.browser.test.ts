@@ -107,7 +107,7 @@ describe.skipIf(noBrowser !== undefined)(
       });
       await page.goto(harnessUrl(`${versionId}:probe:hostile-widget`));
       const iframe = page.locator('section[data-widget="probe"] iframe');
-      expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts');
+      expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
       const frame = await frameOf(page, 'probe');
       const probe = (name: string) => frame.locator(`li[data-probe="${name}"]`);
       for (const name of [

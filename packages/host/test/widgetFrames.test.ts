@@ -110,7 +110,7 @@ describe('install', () => {
       "base-uri 'none'",
       "object-src 'none'",
       'frame-ancestors http://host.test',
-      'sandbox allow-scripts',
+      'sandbox allow-scripts allow-forms',
     ]);
     const imports = (JSON.parse(importMap) as { imports: Record<string, string> }).imports;
     expect(Object.keys(imports).sort()).toEqual([...BROWSER_SHARED_MODULES].sort());

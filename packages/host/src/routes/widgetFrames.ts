@@ -5,7 +5,7 @@ import { findBrowserBundle } from '../store/integrations.js';
 import { hostOrigin } from './_auth.js';
 
 /**
- * Widget frames (issue 48): each widget of the dashboard is an `<iframe sandbox="allow-scripts">`
+ * Widget frames (issue 48): each widget of the dashboard is an `<iframe sandbox="allow-scripts allow-forms">`
  * of `/web/frames/<version>/<widget>`, a page whose CSP sandboxes it (opaque origin) and lets it
  * load only the host's frame runtime and that version's browser bundle, `/web/bundles/<version>.js`.
  * Neither needs a session: the frame has an opaque origin, so the browser sends it no cookie, and

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect } from 'react';
 import { Dashboard } from './pages/Dashboard.js';
+import { Marketplace } from './pages/Marketplace.js';
+import { MarketplaceDetail } from './pages/MarketplaceDetail.js';
 import { NotFound } from './pages/NotFound.js';
 import { Settings } from './pages/Settings.js';
 import { SignIn } from './pages/SignIn.js';
@@ -11,6 +13,9 @@ import { ErrorNotice, Loading } from './ui.js';
 /** The page for a path of a signed-in user. */
 function page(pathname: string): ReactNode {
   if (pathname === '/') return <Dashboard />;
+  if (pathname === '/marketplace') return <Marketplace />;
+  const listing = /^\/marketplace\/([a-z0-9-]+)$/.exec(pathname);
+  if (listing?.[1] !== undefined) return <MarketplaceDetail slug={listing[1]} />;
   if (pathname === '/settings') return <Settings />;
   return <NotFound />;
 }

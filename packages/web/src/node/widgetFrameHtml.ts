@@ -27,7 +27,7 @@ const escapeHtml = (text: string) =>
 /**
  * The page of one widget frame: an import map resolving the shared modules to the host's one copy,
  * the frame bootstrap, and (imported by it) the version's browser bundle. Its CSP is the frame's
- * whole sandbox: `sandbox allow-scripts` (an opaque origin even when the page is opened directly),
+ * whole sandbox: `sandbox allow-scripts allow-forms` (forms submit events, `form-action 'none'` sends nowhere; an opaque origin even when the page is opened directly),
  * scripts only from `/web/assets/`, the one bundle and the import map's hash, styles from
  * `/web/assets/`, images from `data:`, no connection anywhere, framed only by the host.
  * @example const { html, csp } = widgetFrameHtml(files.frame, { origin, bundlePath, widgetId, title });
@@ -74,6 +74,6 @@ function frameCsp(origin: string, scripts: string): string {
     "base-uri 'none'",
     "object-src 'none'",
     `frame-ancestors ${origin}`,
-    'sandbox allow-scripts',
+    'sandbox allow-scripts allow-forms',
   ].join('; ');
 }

@@ -27,7 +27,7 @@ export interface WidgetFrameComponentProps {
 }
 
 /**
- * One partner widget in a sandboxed iframe (`allow-scripts` only: an opaque origin, no top
+ * One partner widget in a sandboxed iframe (`allow-scripts allow-forms` only, forms going nowhere under the frame's `form-action 'none'`: an opaque origin, no top
  * navigation, no popups) of `/web/frames/<versionId>/<widgetId>`. Accepts messages only from that
  * frame, relays its allowed requests (`relayDecision`) to this origin with the user's session,
  * sends `init` after `ready` and `props` on changes, sizes the frame to its `resize` height
@@ -129,7 +129,7 @@ export function WidgetFrame(input: WidgetFrameComponentProps): ReactNode {
       <iframe
         ref={frame}
         src={`/web/frames/${encodeURIComponent(versionId)}/${encodeURIComponent(widgetId)}`}
-        sandbox="allow-scripts"
+        sandbox="allow-scripts allow-forms"
         title={title}
         referrerPolicy="no-referrer"
         style={{
