@@ -85,6 +85,18 @@ describe.skipIf(noBrowser !== undefined)(
       await page.getByRole('button', { name: 'Sign in' }).click();
     }
 
+    /** Signs the seeded user in at `viewport` and waits for the example's two widgets on the dashboard. */
+    async function openDashboard(viewport: { width: number; height: number }) {
+      const opened = await open(viewport);
+      await opened.page.goto(`${origin}/sign-in`);
+      await signIn(opened.page, host.email);
+      const board = opened.page.getByRole('region', { name: 'Acme Notes board' });
+      const recent = opened.page.getByRole('region', { name: 'Recent notes' });
+      await board.waitFor();
+      await recent.waitFor();
+      return { ...opened, board, recent };
+    }
+
     it('sends a signed-out visitor to sign-in, refuses a wrong password, then signs in to where they were', async () => {
       const { context, page, problems } = await open();
       await page.goto(`${origin}/settings`);
@@ -238,13 +250,7 @@ describe.skipIf(noBrowser !== undefined)(
     });
 
     it('draws the widgets where the layouts put them at 1400 px, in a sandboxed frame, and runs an action through the bridge', async () => {
-      const { context, page, problems } = await open({ width: 1400, height: 900 });
-      await page.goto(`${origin}/sign-in`);
-      await signIn(page, host.email);
-      const board = page.getByRole('region', { name: 'Acme Notes board' });
-      const recent = page.getByRole('region', { name: 'Recent notes' });
-      await board.waitFor();
-      await recent.waitFor();
+      const { context, page, problems, board, recent } = await openDashboard({ width: 1400, height: 900 });
       const boardBox = (await board.boundingBox())!;
       const recentBox = (await recent.boundingBox())!;
       // layouts.lg: the board 8 columns at the left, recent notes 4 columns beside it on one row.
@@ -316,13 +322,7 @@ describe.skipIf(noBrowser !== undefined)(
       { width: 390, height: 844, name: 'dashboard-390' },
     ]) {
       it(`lays the dashboard out at ${viewport.width} px without sideways scrolling`, async () => {
-        const { context, page, problems } = await open(viewport);
-        await page.goto(`${origin}/sign-in`);
-        await signIn(page, host.email);
-        const board = page.getByRole('region', { name: 'Acme Notes board' });
-        const recent = page.getByRole('region', { name: 'Recent notes' });
-        await board.waitFor();
-        await recent.waitFor();
+        const { context, page, problems, board, recent } = await openDashboard(viewport);
         // The grid animates its items into place: measured once they have settled.
         await expect
           .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))

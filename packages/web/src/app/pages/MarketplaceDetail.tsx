@@ -155,18 +155,14 @@ function Asks(props: { item: MarketplaceListing }): ReactNode {
     <dl className="app-asks">
       <dt>Network access</dt>
       <dd>
-        {item.egress.length === 0 ? (
-          'None'
-        ) : (
-          <ul>
-            {item.egress.map((entry) => (
-              <li key={entry.origin}>
-                <code>{entry.origin}</code>
-                {entry.wildcard && <strong> (wildcard: every subdomain)</strong>}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ListOrNone items={item.egress} keyOf={(entry) => entry.origin}>
+          {(entry) => (
+            <>
+              <code>{entry.origin}</code>
+              {entry.wildcard && <strong> (wildcard: every subdomain)</strong>}
+            </>
+          )}
+        </ListOrNone>
       </dd>
       <dt>OAuth scopes</dt>
       <dd>{item.oauth === null ? 'No OAuth connection' : item.oauth.scopes.join(', ') || 'None named'}</dd>
@@ -182,20 +178,32 @@ function Asks(props: { item: MarketplaceListing }): ReactNode {
       <dd>{item.widgets.length === 0 ? 'None' : item.widgets.map((widget) => widget.name).join(', ')}</dd>
       <dt>Tools for models</dt>
       <dd>
-        {item.tools.length === 0 ? (
-          'None'
-        ) : (
-          <ul>
-            {item.tools.map((tool) => (
-              <li key={tool.name}>
-                <code>{tool.name}</code>: {tool.description} <span className="app-badge">{tool.effect}</span>{' '}
-                <span className="app-badge">{tool.sensitivity} sensitivity</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ListOrNone items={item.tools} keyOf={(tool) => tool.name}>
+          {(tool) => (
+            <>
+              <code>{tool.name}</code>: {tool.description} <span className="app-badge">{tool.effect}</span>{' '}
+              <span className="app-badge">{tool.sensitivity} sensitivity</span>
+            </>
+          )}
+        </ListOrNone>
       </dd>
     </dl>
+  );
+}
+
+/** A list of `items` drawn by `children`, or "None" when there are none. */
+function ListOrNone<T>(props: {
+  items: readonly T[];
+  keyOf: (item: T) => string;
+  children: (item: T) => ReactNode;
+}): ReactNode {
+  if (props.items.length === 0) return 'None';
+  return (
+    <ul>
+      {props.items.map((item) => (
+        <li key={props.keyOf(item)}>{props.children(item)}</li>
+      ))}
+    </ul>
   );
 }
 
