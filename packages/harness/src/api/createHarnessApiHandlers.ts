@@ -19,6 +19,7 @@ import { localSetupRoutes } from './routes/localSetup.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { scheduleTriggerRoutes } from './routes/scheduleTrigger.js';
 import { storageRoutes } from './routes/storage.js';
+import { toolRoutes } from './routes/tools.js';
 import { webhookTriggerRoutes } from './routes/webhookTrigger.js';
 
 export interface HarnessApiOptions {
@@ -50,6 +51,8 @@ const ROUTES = [
   'GET|POST local-setup',
   'POST triggers/webhooks/<id>',
   'POST triggers/schedules/<id>',
+  'GET tools',
+  'POST tools/<effective name>',
   'GET oauth/connect?returnPath=<path>[&accountId=<id>]',
   'GET oauth/callback',
   'GET oauth/status',
@@ -133,6 +136,7 @@ export function createHarnessApiHandlers(
     localSetupRoutes,
     webhookTriggerRoutes,
     scheduleTriggerRoutes,
+    toolRoutes,
   ]) {
     app.route('/api/integrations/:slug', routes(api));
   }
