@@ -13,6 +13,7 @@ import { readToolbar } from './_toolbar.js';
 import { createFixtureStates } from './fixtureStates.js';
 import { liveStoreFor } from './liveStore.js';
 import { localSecretsFile } from './localSecrets.js';
+import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { createRecorder } from './recorder/createRecorder.js';
 import { actionRoutes } from './routes/actions.js';
 import { localSetupRoutes } from './routes/localSetup.js';
@@ -107,6 +108,7 @@ export function createHarnessApiHandlers(
   });
   app.use('*', loopbackOnly(api));
   app.use('*', sameOriginStateChanges(api));
+  app.route('/', mcpRoutes(api));
   app.use('/api/integrations/:slug/*', async (c, next) => {
     const slug = c.req.param('slug');
     const entry = api.entries.get(slug);
