@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { HarnessRegistryEntry } from '@platform/harness';
 import { describe, expect, it } from 'vitest';
 import { harness, send } from './_helpers.js';
@@ -153,5 +155,28 @@ describe('harness tools: POST tools/<name>', () => {
       headers: { 'x-harness-variant': 'empty' },
     });
     expect(inEmpty.body.data.result.data.notes).toHaveLength(1);
+  });
+});
+
+describe('harness tools: live mode', () => {
+  it('runs on the live store, kept in .platform/live/store.json, and fixtures mode does not see it', async () => {
+    const { handlers, projectDir } = await harness([{ ...entry, live: {} }]);
+    const live = { 'x-harness-mode': 'live' };
+    const ran = await send(handlers, 'POST', tool('tool_notes_add_note'), {
+      body: { arguments: { title: 'Live note' }, confirmed: true },
+      headers: live,
+    });
+    expect(ran.body.data).toMatchObject({ mode: 'live', result: { ok: true, data: { title: 'Live note' } } });
+    const stored = JSON.parse(await readFile(join(projectDir, '.platform', 'live', 'store.json'), 'utf8'));
+    expect(JSON.stringify(stored)).toContain('Live note');
+    const inFixtures = await send(handlers, 'POST', tool('tool_notes_search_notes'), {
+      body: { arguments: { text: 'Live' } },
+    });
+    expect(inFixtures.body.data).toMatchObject({ mode: 'fixtures', result: { data: { notes: [] } } });
+    const inLive = await send(handlers, 'POST', tool('tool_notes_search_notes'), {
+      body: { arguments: { text: 'Live' } },
+      headers: live,
+    });
+    expect(inLive.body.data.result.data.notes).toHaveLength(1);
   });
 });
