@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { browserMissing, launchChromium, seriousAxeViolations } from '../../cli/test/_chromium.js';
 
 export { browserMissing, launchChromium, seriousAxeViolations };
@@ -69,11 +69,13 @@ export async function expectNoSeriousAxeViolations(
   if (options.frames === true)
     for (const frame of page.frames()) if (frame !== page.mainFrame()) await frame.waitForLoadState('load');
   const violations = await seriousAxeViolations(page, options);
-  expect(
-    violations.map(
-      (violation) =>
-        `${violation.frame}: ${violation.id} [${violation.impact}] ${violation.help} at ${violation.targets.join(', ')}: ${violation.summary}`,
-    ),
-    `axe on ${options.name ?? page.url()}`,
-  ).toEqual([]);
+  if (violations.length > 0)
+    throw new Error(
+      `axe on ${options.name ?? page.url()}: ${violations.length} serious or critical violation(s):\n${violations
+        .map(
+          (violation) =>
+            `- ${violation.frame}: ${violation.id} [${violation.impact}] ${violation.help} at ${violation.targets.join(', ')}: ${violation.summary}`,
+        )
+        .join('\n')}`,
+    );
 }
