@@ -107,9 +107,6 @@ describe('platform-host admin tool policy', { timeout: 120_000 }, () => {
       (await run('admin', 'source-account', 'add', '--source', 'local', '--account', 'acme')).exitCode,
     ).toBe(0);
     expect(
-      (await run('admin', 'source-account', 'add', '--source', 'local', '--account', 'acme')).exitCode,
-    ).toBe(0);
-    expect(
       (await run('admin', 'activation', 'add', '--integration', 'test-tools', '--account', 'acme')).exitCode,
     ).toBe(0);
     const set = await run(
