@@ -405,7 +405,8 @@ export default defineIntegration({
     { name: 'later', description: 'No handler yet' },
     { name: 'either', description: 'A union', input: z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]), handler: () => null },
     { name: 'text', description: 'A string', input: z.string(), handler: () => null },
-    { name: 'fine', description: 'An object', input: z.object({ q: z.string() }), handler: () => null },
+    { name: 'fine', description: 'An object', input: z.object({ q: z.string() }), output: z.object({ n: z.number() }), handler: () => ({ n: 1 }) },
+    { name: 'listed', description: 'A list out', output: z.array(z.string()), handler: () => [] },
   ],
 });
 `,
@@ -419,11 +420,13 @@ export default defineIntegration({
       ['tool.no-handler', 'warning', 'tools.1.handler'],
       ['tool.input-schema', 'warning', 'tools.2.input'],
       ['tool.input-schema', 'warning', 'tools.3.input'],
+      ['tool.output-schema', 'warning', 'tools.5.output'],
     ]);
-    const [tooLong, , union, text] = envelope.data?.findings ?? [];
+    const [tooLong, , union, text, listed] = envelope.data?.findings ?? [];
     expect(tooLong?.message).toContain(`becomes "acme_${long}", 65 characters`);
     expect(union?.message).toContain('root "anyOf"');
     expect(text?.message).toContain('root is "string"');
+    expect(listed?.message).toContain('output schema\'s root is "array"');
   });
 });
 

@@ -167,6 +167,14 @@ describe('/mcp on 2026-07-28', () => {
       properties: { text: { type: 'string' } },
       required: ['text'],
     });
+    // The declared output, as JSON Schema (the client checks structuredContent against it); a
+    // tool that declares none has none.
+    expect(search.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { notes: { type: 'array', items: { type: 'object', required: ['id', 'title'] } } },
+      required: ['notes'],
+    });
+    expect(tools.find((tool) => tool.name === 'test_tools_add_note')!.outputSchema).toBeUndefined();
     expect(search.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
     expect(search._meta).toMatchObject({ 'platform/effect': 'read', 'platform/integration': 'test-tools' });
     const destroy = tools.find((tool) => tool.name === 'test_tools_delete_notes')!;

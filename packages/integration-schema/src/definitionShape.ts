@@ -64,6 +64,7 @@ function makeDefinitionSchemas() {
     name: z.string(),
     description: nonEmpty,
     input: schema.optional(),
+    output: schema.optional(),
     handler: fn.optional(),
   });
 

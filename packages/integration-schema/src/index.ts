@@ -47,6 +47,8 @@ export {
   type ToolInputSchemaResult,
   toolInputSchema,
   toolInputSchemaProblem,
+  toolOutputSchema,
+  toolOutputSchemaProblem,
 } from './rules/toolSchema.js';
 export {
   isHeaderName,

@@ -15,10 +15,12 @@ export type ToolInputSchemaResult =
   /** Why this schema cannot be stated as JSON Schema (a transform, a custom check, an unknown library). */
   | { readonly ok: false; readonly reason: string };
 
+type JsonSchemaConverter = (options: { target: string }) => Record<string, unknown>;
+
 interface StandardJsonSchemaCapable {
   readonly '~standard'?: {
     readonly vendor?: string;
-    readonly jsonSchema?: { readonly input?: (options: { target: string }) => Record<string, unknown> };
+    readonly jsonSchema?: { readonly input?: JsonSchemaConverter; readonly output?: JsonSchemaConverter };
   };
   readonly _def?: unknown;
 }
@@ -32,14 +34,39 @@ interface StandardJsonSchemaCapable {
  */
 export function toolInputSchema(schema: unknown): ToolInputSchemaResult {
   if (schema === undefined) return { ok: true, schema: { ...NO_ARGUMENTS_SCHEMA, properties: {} } };
+  return jsonSchemaOf(schema, 'input');
+}
+
+/**
+ * The JSON Schema (draft 2020-12, output side) of a tool's declared `output`, what `tools/list`
+ * shows a model as `outputSchema`: converted as {@link toolInputSchema} converts an input.
+ * @example const result = toolOutputSchema(tool.output); // { ok: true, schema: { type: 'object', ... } }
+ */
+export function toolOutputSchema(schema: unknown): ToolInputSchemaResult {
+  return jsonSchemaOf(schema, 'output');
+}
+
+/**
+ * Why a tool's output JSON Schema cannot be an MCP `outputSchema`, or undefined: MCP carries a
+ * result as `structuredContent`, one object, so the root must be `type: "object"`. `platform
+ * validate` warns with it, and the host then lists the tool without an `outputSchema`.
+ */
+export function toolOutputSchemaProblem(schema: Readonly<Record<string, unknown>>): string | undefined {
+  if (schema.type !== 'object')
+    return `its output schema's root is ${schema.type === undefined ? 'not typed' : `"${String(schema.type)}"`}, but MCP carries a tool's result as one object; wrap the output in z.object({ ... })`;
+  return undefined;
+}
+
+function jsonSchemaOf(schema: unknown, side: 'input' | 'output'): ToolInputSchemaResult {
   const standard = (schema as StandardJsonSchemaCapable)['~standard'];
   try {
-    const converted = standard?.jsonSchema?.input?.({ target: 'draft-2020-12' });
+    const converted = standard?.jsonSchema?.[side]?.({ target: 'draft-2020-12' });
     if (converted !== undefined) return { ok: true, schema: withoutDialect(converted) };
     if (standard?.vendor === 'zod' && (schema as StandardJsonSchemaCapable)._def !== undefined) {
       const zod3 = zodToJsonSchema(schema as Parameters<typeof zodToJsonSchema>[0], {
         target: 'jsonSchema7',
         $refStrategy: 'none',
+        effectStrategy: side === 'input' ? 'input' : 'any',
       }) as Record<string, unknown>;
       return { ok: true, schema: withoutDialect(zod3) };
     }

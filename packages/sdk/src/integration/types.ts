@@ -198,6 +198,7 @@ export interface ToolConstraint {
   readonly name: string;
   readonly description: string;
   readonly input?: AnySchema;
+  readonly output?: AnySchema;
   readonly handler?: unknown;
 }
 
@@ -227,7 +228,7 @@ export type WebhooksOf<W, S> = {
 export type ToolsOf<T, S> = {
   [K in keyof T]: {
     [P in keyof T[K]]: P extends 'handler'
-      ? (ctx: IntegrationContext<S>, input: InputOf<T[K]>) => MaybePromise<unknown>
+      ? (ctx: IntegrationContext<S>, input: InputOf<T[K]>) => MaybePromise<ResultOf<T[K]>>
       : T[K][P];
   };
 };
@@ -268,6 +269,7 @@ export interface AnyIntegrationDefinition {
     readonly name: string;
     readonly description: string;
     readonly input?: AnySchema;
+    readonly output?: AnySchema;
     readonly handler?: AnyHandler;
   }[];
   readonly webhooks?: readonly {

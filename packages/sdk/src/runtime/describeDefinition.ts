@@ -1,4 +1,9 @@
-import { toolInputSchema, type WebhookSignature } from '@platform/integration-schema';
+import {
+  toolInputSchema,
+  toolOutputSchema,
+  toolOutputSchemaProblem,
+  type WebhookSignature,
+} from '@platform/integration-schema';
 import type { AnyIntegrationDefinition, Proposes, WidgetDeclaration } from '../integration/types.js';
 import { type PayloadShape, payloadShapeOf } from './payloadShape.js';
 
@@ -40,6 +45,13 @@ export interface DefinitionManifest {
      */
     readonly inputSchema?: Readonly<Record<string, unknown>>;
     readonly inputSchemaProblem?: string;
+    /**
+     * The declared `output` as JSON Schema (output side), what `tools/list` shows as
+     * `outputSchema`; absent when the tool declares none or it cannot be one (then
+     * `outputSchemaProblem` says why). Read like `inputSchema`.
+     */
+    readonly outputSchema?: Readonly<Record<string, unknown>>;
+    readonly outputSchemaProblem?: string;
   }[];
   readonly widgets: readonly Omit<WidgetDeclaration, 'component'>[];
   /**
@@ -92,13 +104,14 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
         payloadShape: payloadShapeOf(payloadSchema),
       })),
       schedules: (definition.schedules ?? []).map(({ id, cron, description }) => ({ id, cron, description })),
-      tools: (definition.tools ?? []).map(({ name, description, input, handler }) => {
+      tools: (definition.tools ?? []).map(({ name, description, input, output, handler }) => {
         const shape = toolInputSchema(input);
         return {
           name,
           description,
           hasHandler: typeof handler === 'function',
           ...(shape.ok ? { inputSchema: shape.schema } : { inputSchemaProblem: shape.reason }),
+          ...(output === undefined ? {} : outputSchemaOf(output)),
         };
       }),
       widgets: (definition.components?.widgets ?? []).map(({ component: _component, ...widget }) => widget),
@@ -148,4 +161,14 @@ function shapesOf(scope: Readonly<Record<string, unknown>> | undefined): Record<
     }
   }
   return shapes;
+}
+
+// A declared output as MCP can carry it (a root object), or why it cannot be.
+function outputSchemaOf(
+  output: unknown,
+): { outputSchema: Record<string, unknown> } | { outputSchemaProblem: string } {
+  const shape = toolOutputSchema(output);
+  if (!shape.ok) return { outputSchemaProblem: shape.reason };
+  const problem = toolOutputSchemaProblem(shape.schema);
+  return problem === undefined ? { outputSchema: shape.schema } : { outputSchemaProblem: problem };
 }

@@ -44,6 +44,26 @@ const definition = defineIntegration({
     { name: 'crash', description: 'A bug', handler: () => Promise.reject(new Error('secret internals')) },
     { name: 'cyclic', description: 'Answers what JSON cannot carry', handler: () => 10n },
     { name: 'later', description: 'Declared without a handler' },
+    {
+      name: 'stamp',
+      description: 'Declares its output (zod 4)',
+      output: z.object({ at: z.string(), n: z.number().default(1) }),
+      handler: () => ({ at: 'noon' }),
+    },
+    {
+      name: 'stamp_old',
+      description: 'Declares its output (zod 3)',
+      output: z3.object({ at: z3.string() }),
+      handler: () => ({ at: 'dawn' }),
+    },
+    {
+      name: 'wrong',
+      description: 'Answers what its output refuses',
+      output: z.object({ n: z.number() }),
+      // @ts-expect-error the handler's result is typed by the output schema
+      handler: () => ({ n: 'many' }),
+    },
+    { name: 'listed', description: 'A list as output', output: z.array(z.string()), handler: () => ['a'] },
   ],
   proposes: {
     tools: {
@@ -114,6 +134,23 @@ describe('invokeTool', () => {
     expect(harness).toMatchObject({ ok: false, error: { devError: { message: 'secret internals' } } });
   });
 
+  it("checks the result against a declared output, answering the schema's value, and hides a mismatch", async () => {
+    const ctx = createMockContext(definition);
+    await expect(invokeTool(definition, 'stamp', {}, ctx, production)).resolves.toEqual({
+      ok: true,
+      data: { at: 'noon', n: 1 },
+    });
+    await expect(invokeTool(definition, 'wrong', {}, ctx, production)).resolves.toEqual({
+      ok: false,
+      error: { code: 'handler_error', message: TOOL_FAILED_MESSAGE, isPublic: false },
+    });
+    const harness = await invokeTool(definition, 'wrong', {}, ctx, { mode: 'harness' });
+    expect(harness).toMatchObject({
+      ok: false,
+      error: { devError: { message: expect.stringContaining('output schema') } },
+    });
+  });
+
   it('is what @platform/sdk/testing offers for tool tests', () => {
     expect(invokeToolFromTesting).toBe(invokeTool);
   });
@@ -146,6 +183,16 @@ describe('the manifest of tools', () => {
       additionalProperties: false,
     });
     expect(byName.later).toMatchObject({ hasHandler: false });
+    expect(byName.add_note).not.toHaveProperty('outputSchema');
+    // A declared output, as the model reads the result: the output side (a default is filled in).
+    expect(byName.stamp?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { at: { type: 'string' }, n: { type: 'number' } },
+      required: ['at', 'n'],
+    });
+    expect(byName.stamp_old?.outputSchema).toMatchObject({ type: 'object', required: ['at'] });
+    expect(byName.listed).not.toHaveProperty('outputSchema');
+    expect(byName.listed?.outputSchemaProblem).toContain('root is "array"');
     expect(readManifest(manifest).tools).toEqual(manifest.tools);
   });
 

@@ -67,7 +67,7 @@ export async function invokeTool(
     };
   }
   const result = await runDeclaredHandler(
-    { input: tool.input, handler },
+    { input: tool.input, output: tool.output, handler },
     // A tool with no input schema takes no arguments: an MCP client may send none, or `{}`.
     args ?? {},
     ctx,

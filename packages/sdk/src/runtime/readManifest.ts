@@ -36,6 +36,8 @@ const manifestShape = z.strictObject({
       hasHandler: z.boolean().optional(),
       inputSchema: z.record(z.string(), z.unknown()).optional(),
       inputSchemaProblem: z.string().max(2000).optional(),
+      outputSchema: z.record(z.string(), z.unknown()).optional(),
+      outputSchemaProblem: z.string().max(2000).optional(),
     }),
   ),
   widgets: z.array(widget.omit({ component: true })),

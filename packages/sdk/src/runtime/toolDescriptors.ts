@@ -28,6 +28,8 @@ export interface ToolDescriptor {
   readonly description: string;
   /** JSON Schema 2020-12 of the arguments; `{ type: 'object' }` when the manifest could not state one. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** JSON Schema 2020-12 of the result (`structuredContent`) when the tool declares an object `output`. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
   /** From `proposes.tools`; a tool the integration proposes nothing for counts as `write` and `high`. */
   readonly effect: ToolEffect;
   readonly sensitivity: ToolSensitivity;
@@ -59,6 +61,7 @@ export function toolDescriptors(
         title: `${slug}: ${tool.name}`,
         description: tool.description,
         inputSchema: tool.inputSchema ?? ANY_OBJECT,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
         effect,
         sensitivity: proposed?.sensitivity ?? 'high',
         annotations: toolAnnotations(effect),
@@ -94,6 +97,7 @@ export function mcpToolOf(tool: ToolDescriptor, version?: number): Record<string
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     annotations: tool.annotations,
     _meta: {
       'platform/effect': tool.effect,

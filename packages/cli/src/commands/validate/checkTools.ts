@@ -2,6 +2,8 @@ import {
   effectiveToolNameProblem,
   toolInputSchema,
   toolInputSchemaProblem,
+  toolOutputSchema,
+  toolOutputSchemaProblem,
 } from '@platform/integration-schema';
 import { type Finding, finding } from './finding.js';
 import type { LoadedIntegration } from './loadDefinitions.js';
@@ -9,13 +11,15 @@ import type { LoadedIntegration } from './loadDefinitions.js';
 interface ToolValue {
   readonly name?: unknown;
   readonly input?: unknown;
+  readonly output?: unknown;
   readonly handler?: unknown;
 }
 
 /**
  * What models would make of each tool of one integration: `tool.name-too-long` (error) when its
  * effective name is over 64 characters, `tool.no-handler` (warning) when no model can call it,
- * `tool.input-schema` (warning) when its input's JSON Schema is one that common MCP clients drop.
+ * `tool.input-schema` (warning) when its input's JSON Schema is one that common MCP clients drop,
+ * `tool.output-schema` (warning) when its declared output cannot be an MCP `outputSchema`.
  * The rules are integration-schema's (`rules/toolName.ts`, `rules/toolSchema.ts`), shared with the host.
  */
 export function checkTools(integration: LoadedIntegration): Finding[] {
@@ -58,6 +62,21 @@ export function checkTools(integration: LoadedIntegration): Finding[] {
             : `Give the tool a zod input schema in ${integration.entry}, without transforms or custom checks, so the host can show models its JSON Schema.`,
         }),
       );
+    }
+    if (tool.output !== undefined) {
+      const output = toolOutputSchema(tool.output);
+      const outputProblem = output.ok ? toolOutputSchemaProblem(output.schema) : output.reason;
+      if (outputProblem !== undefined) {
+        findings.push(
+          finding('tool.output-schema', {
+            message: `${where}: ${outputProblem}; the host lists it without an outputSchema`,
+            path: `tools.${index}.output`,
+            hint: output.ok
+              ? `Make the tool's output in ${integration.entry} one z.object({ ... }); models read the result as one object.`
+              : `Give the tool a zod output schema in ${integration.entry}, without transforms or custom checks, so the host can show models its JSON Schema.`,
+          }),
+        );
+      }
     }
   });
   return findings;

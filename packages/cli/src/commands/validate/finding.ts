@@ -13,6 +13,7 @@ export const FINDING_SEVERITY = {
   'tool.name-too-long': 'error',
   'tool.no-handler': 'warning',
   'tool.input-schema': 'warning',
+  'tool.output-schema': 'warning',
   'icons/pro-only': 'warning',
   'docs/missing-file': 'warning',
 } as const;
