@@ -7,6 +7,16 @@ export {
   IntegrationDefinitionError,
 } from './IntegrationDefinitionError.js';
 export { type DefinitionData, type ParseDefinitionResult, parseDefinition } from './parseDefinition.js';
+export {
+  BROWSER_BUNDLE_CODES,
+  BROWSER_BUNDLE_LIMITS,
+  BROWSER_BUNDLE_OPTIONS,
+  BROWSER_SHARED_MODULES,
+  type BrowserBundleSizeProblem,
+  browserBundleEntry,
+  browserBundleSizeProblem,
+  formatBundleSize,
+} from './rules/browserBundle.js';
 export { type CronCheck, type CronFields, checkCron } from './rules/cron.js';
 export {
   type EgressPattern,

@@ -1,26 +1,18 @@
 import { basename, dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import {
+  BROWSER_BUNDLE_OPTIONS,
+  BROWSER_SHARED_MODULES,
+  browserBundleEntry,
+} from '@platform/integration-schema';
 import { build } from 'esbuild';
 import { confine, hostNodePaths, hostPackageFolders } from './_confine.js';
 import { mentionsLocales, zodLocalesLeftOut } from './_zodLocales.js';
 
-/**
- * The modules every widget frame shares with the host's runtime instead of bundling its own copy:
- * the frame's import map points each at one hashed asset of the web app (`@platform/web`'s
- * `SHARED_MODULES`, the same list). A partner import of any other package is bundled.
- */
-export const BROWSER_SHARED_MODULES = [
-  'react',
-  'react/jsx-runtime',
-  'react-dom',
-  'react-dom/client',
-  '@tanstack/react-query',
-  '@platform/ui',
-  '@platform/sdk/hooks',
-  'next-intl',
-] as const;
+/** The modules widget frames share with the host (integration-schema's list, the one rule). */
+export { BROWSER_SHARED_MODULES };
 
-/** A version's browser bundle and its compressed size (what validate and the gate will report). */
+/** A version's browser bundle and its compressed size (what validate and the gate report). */
 export interface BrowserBundle {
   /** One ES module: `export const widgets = { <widget id>: <component> }`. */
   readonly code: string;
@@ -56,29 +48,17 @@ async function bundleOnce(
       ...(options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])]),
       ...(leaveOutZodLocales ? [zodLocalesLeftOut()] : []),
     ],
+    ...BROWSER_BUNDLE_OPTIONS,
+    external: [...BROWSER_BUNDLE_OPTIONS.external],
+    conditions: [...BROWSER_BUNDLE_OPTIONS.conditions],
     stdin: {
-      contents: [
-        `import definition from ${JSON.stringify(`./${basename(entry)}`)};`,
-        'const declared = (definition && definition.components && definition.components.widgets) || [];',
-        'export const widgets = Object.fromEntries(declared.map((widget) => [widget.id, widget.component]));',
-      ].join('\n'),
+      contents: browserBundleEntry(basename(entry)),
       resolveDir: dirname(entry),
       sourcefile: `${basename(entry)}.browser.js`,
       loader: 'js',
     },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    external: [...BROWSER_SHARED_MODULES],
     nodePaths: hostNodePaths(),
-    conditions: ['@platform/source', 'browser', 'import', 'default'],
-    target: 'es2022',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
     write: false,
-    logLevel: 'silent',
-    legalComments: 'none',
-    minify: true,
     metafile: true,
   });
   const output = result.outputFiles[0];
