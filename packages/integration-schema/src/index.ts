@@ -2,6 +2,12 @@ export { checkDefinitionRules, checkUnique } from './checkDefinitionRules.js';
 export { checkSignatureScheme } from './checkSignatureScheme.js';
 export { type DefinitionShape, definitionSchemas, HOST_ASSIGNED_FIELDS } from './definitionShape.js';
 export {
+  definitionWidgetsOnly,
+  type MetafileLike,
+  type OnResolvePlugin,
+  serverSideImports,
+} from './definitionWidgetsOnly.js';
+export {
   type DefinitionProblem,
   formatDefinitionProblems,
   IntegrationDefinitionError,
@@ -67,3 +73,9 @@ export {
 export { isStandardSchema, type StandardSchemaV1 } from './standardSchema.js';
 export { SCHEMA_VERSION } from './version.js';
 export type { WebhookSignature, WebhookSignatureScheme } from './webhookSignature.js';
+export {
+  mentionsZodLocales,
+  type OnLoadPlugin,
+  type ReadText,
+  zodLocalesLeftOut,
+} from './zodLocalesLeftOut.js';
