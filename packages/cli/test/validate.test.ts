@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Finding, ValidateReport } from '@platform/cli';
+import { buildBrowserBundle } from '@platform/host';
 import { describe, expect, it } from 'vitest';
 import {
   cleanEnv,
@@ -47,8 +50,15 @@ describe('platform validate on the example project', () => {
         entry: 'src/acme-notes/integration.ts',
         definitionSlug: 'acme-notes',
         loaded: true,
+        browserBundle: { gzipBytes: expect.any(Number) },
       },
-      { slug: 'acme-crm', entry: 'src/acme-crm/integration.ts', definitionSlug: 'acme-crm', loaded: true },
+      {
+        slug: 'acme-crm',
+        entry: 'src/acme-crm/integration.ts',
+        definitionSlug: 'acme-crm',
+        loaded: true,
+        browserBundle: { gzipBytes: expect.any(Number) },
+      },
     ]);
     expect(envelope.data?.schema).toEqual({ bundled: '0.5.0', project: '0.5.0', skewed: false });
   });
@@ -58,6 +68,7 @@ describe('platform validate on the example project', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Checked 2 integrations: acme-notes, acme-crm');
     expect(result.stdout).toContain('No findings.');
+    expect(result.stdout).toMatch(/^acme-notes: browser bundle: \d+\.\d KB compressed$/m);
     expect(result.stdout).not.toContain('\u001b[');
     // The long step reports itself on stderr, as a plain line off a terminal.
     expect(result.stderr).toContain('Loading 2 integrations...');
@@ -526,5 +537,69 @@ describe('schema skew', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Error [precondition_failed] This project');
     expect(result.stderr).toContain('Hint: Run `pnpm dlx @platform/cli@latest upgrade`');
+  });
+});
+
+describe('browser bundles', () => {
+  const withWidget = (widgetModule: string) =>
+    project(
+      projectFiles(
+        {
+          'acme-notes': entrySource(
+            "{ slug: 'acme-notes', components: { widgets: [{ id: 'acme-notes-board', name: 'Board', component: Board }] } }",
+            "import { Board } from './Board.js';",
+          ),
+        },
+        { files: { 'src/acme-notes/Board.ts': widgetModule } },
+      ),
+    );
+
+  it('bundle.browser-size: an error over 128 KB compressed, naming the size, the limit and the fix; --json carries the size', async () => {
+    // 300 KB that gzip cannot shrink much.
+    const blob = randomBytes(225 * 1024).toString('base64');
+    const dir = withWidget(`const BLOB = ${JSON.stringify(blob)};\nexport const Board = () => BLOB;\n`);
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(3);
+    const [found, ...others] = findingsOf(envelope.data, 'bundle.browser-size');
+    expect(others).toEqual([]);
+    expect(found).toMatchObject({ severity: 'error', path: 'src/acme-notes/integration.ts' });
+    expect(found!.message).toMatch(/the browser bundle is \d{3}\.\d KB compressed, over the 128\.0 KB limit/);
+    expect(found!.hint).toMatch(/^Keep widgets small/);
+    const gzipBytes = envelope.data?.integrations[0]?.browserBundle?.gzipBytes ?? 0;
+    expect(gzipBytes).toBeGreaterThan(128 * 1024);
+    const human = await run(['validate'], { cwd: dir });
+    expect(human.stdout).toContain(
+      `acme-notes: browser bundle: ${(gzipBytes / 1024).toFixed(1)} KB compressed`,
+    );
+  });
+
+  it('bundle.browser-build: a widget that does not build for the browser, with the file and line', async () => {
+    // Fine in Node (validate loads the definition there), not in a browser.
+    const dir = withWidget(
+      "import { readFileSync } from 'node:fs';\nexport const Board = () => String(readFileSync);\n",
+    );
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(3);
+    expect(findingsOf(envelope.data, 'bundle.browser-build')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: 'src/acme-notes/Board.ts:1',
+        message: expect.stringContaining('node:fs'),
+      }),
+    ]);
+    expect(envelope.data?.integrations[0]?.browserBundle).toBeNull();
+  });
+
+  it("measures examples/acme-notes as the host's install and gate do (same bytes within 1%)", async () => {
+    const example = fileURLToPath(new URL('../../../examples/acme-notes/', import.meta.url));
+    const { result, envelope } = await validate(example);
+    expect(result.code).toBe(0);
+    const cli = envelope.data?.integrations.find((item) => item.slug === 'acme-notes')?.browserBundle
+      ?.gzipBytes;
+    const host = await buildBrowserBundle(join(example, 'src/acme-notes/integration.ts'), {
+      confineTo: [example],
+    });
+    expect(cli).toBeGreaterThan(0);
+    expect(Math.abs(cli! - host.gzipBytes) / host.gzipBytes).toBeLessThanOrEqual(0.01);
   });
 });

@@ -2,11 +2,27 @@ export { checkDefinitionRules, checkUnique } from './checkDefinitionRules.js';
 export { checkSignatureScheme } from './checkSignatureScheme.js';
 export { type DefinitionShape, definitionSchemas, HOST_ASSIGNED_FIELDS } from './definitionShape.js';
 export {
+  definitionWidgetsOnly,
+  type MetafileLike,
+  type OnResolvePlugin,
+  serverSideImports,
+} from './definitionWidgetsOnly.js';
+export {
   type DefinitionProblem,
   formatDefinitionProblems,
   IntegrationDefinitionError,
 } from './IntegrationDefinitionError.js';
 export { type DefinitionData, type ParseDefinitionResult, parseDefinition } from './parseDefinition.js';
+export {
+  BROWSER_BUNDLE_CODES,
+  BROWSER_BUNDLE_LIMITS,
+  BROWSER_BUNDLE_OPTIONS,
+  BROWSER_SHARED_MODULES,
+  type BrowserBundleSizeProblem,
+  browserBundleEntry,
+  browserBundleSizeProblem,
+  formatBundleSize,
+} from './rules/browserBundle.js';
 export { type CronCheck, type CronFields, checkCron } from './rules/cron.js';
 export {
   type EgressPattern,
@@ -59,3 +75,9 @@ export {
 export { isStandardSchema, type StandardSchemaV1 } from './standardSchema.js';
 export { SCHEMA_VERSION } from './version.js';
 export type { WebhookSignature, WebhookSignatureScheme } from './webhookSignature.js';
+export {
+  mentionsZodLocales,
+  type OnLoadPlugin,
+  type ReadText,
+  zodLocalesLeftOut,
+} from './zodLocalesLeftOut.js';

@@ -1,26 +1,21 @@
+import { realpathSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import {
+  BROWSER_BUNDLE_OPTIONS,
+  BROWSER_SHARED_MODULES,
+  browserBundleEntry,
+  definitionWidgetsOnly,
+  serverSideImports,
+} from '@platform/integration-schema';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { confine, hostNodePaths, hostPackageFolders } from './_confine.js';
 import { mentionsLocales, zodLocalesLeftOut } from './_zodLocales.js';
 
-/**
- * The modules every widget frame shares with the host's runtime instead of bundling its own copy:
- * the frame's import map points each at one hashed asset of the web app (`@platform/web`'s
- * `SHARED_MODULES`, the same list). A partner import of any other package is bundled.
- */
-export const BROWSER_SHARED_MODULES = [
-  'react',
-  'react/jsx-runtime',
-  'react-dom',
-  'react-dom/client',
-  '@tanstack/react-query',
-  '@platform/ui',
-  '@platform/sdk/hooks',
-  'next-intl',
-] as const;
+/** The modules widget frames share with the host (integration-schema's list, the one rule). */
+export { BROWSER_SHARED_MODULES };
 
-/** A version's browser bundle and its compressed size (what validate and the gate will report). */
+/** A version's browser bundle and its compressed size (what validate and the gate report). */
 export interface BrowserBundle {
   /** One ES module: `export const widgets = { <widget id>: <component> }`. */
   readonly code: string;
@@ -30,7 +25,8 @@ export interface BrowserBundle {
 
 /**
  * Builds a version's browser bundle: the definition entry's widgets as one minified ES module whose
- * `widgets` export maps each widget's id to its component, with {@link BROWSER_SHARED_MODULES} left
+ * `widgets` export maps each widget's id to its component (the definition's server-side imports
+ * left out: integration-schema's `definitionWidgetsOnly`), with {@link BROWSER_SHARED_MODULES} left
  * as bare imports (the frame's import map resolves them to the host's one copy). Like the server
  * bundle, `confineTo` refuses any file outside the project and the host's own packages.
  * @example const { code } = await buildBrowserBundle('/work/acme/src/acme-notes/integration.ts');
@@ -39,10 +35,16 @@ export async function buildBrowserBundle(
   entry: string,
   options: { confineTo?: readonly string[] } = {},
 ): Promise<BrowserBundle> {
+  // A first build finds the definition's imports its widgets do not need (server-side: schemas,
+  // handlers' modules, zod, the sdk's checks); the bundle is built again with them left out.
+  const whole = await bundleOnce(entry, options, true, undefined);
+  const server = serverSideImports(whole.metafile, basename(entry));
+  const widgetsOnly =
+    server.size === 0 ? undefined : (definitionWidgetsOnly([entry, realpathSync(entry)], server) as Plugin);
+  const lean = widgetsOnly === undefined ? whole : await bundleOnce(entry, options, true, widgetsOnly);
   // zod's translations stay out unless a file names them, as in the server bundle (buildBundle).
-  const lean = await bundleOnce(entry, options, true);
   return (await mentionsLocales(lean.inputs))
-    ? (await bundleOnce(entry, options, false)).bundle
+    ? (await bundleOnce(entry, options, false, widgetsOnly)).bundle
     : lean.bundle;
 }
 
@@ -50,35 +52,25 @@ async function bundleOnce(
   entry: string,
   options: { confineTo?: readonly string[] },
   leaveOutZodLocales: boolean,
-): Promise<{ bundle: BrowserBundle; inputs: string[] }> {
+  widgetsOnly: Plugin | undefined,
+): Promise<{ bundle: BrowserBundle; inputs: string[]; metafile: Metafile }> {
   const result = await build({
     plugins: [
       ...(options.confineTo === undefined ? [] : [confine([...options.confineTo, ...hostPackageFolders()])]),
       ...(leaveOutZodLocales ? [zodLocalesLeftOut()] : []),
+      ...(widgetsOnly === undefined ? [] : [widgetsOnly]),
     ],
+    ...BROWSER_BUNDLE_OPTIONS,
+    external: [...BROWSER_BUNDLE_OPTIONS.external],
+    conditions: [...BROWSER_BUNDLE_OPTIONS.conditions],
     stdin: {
-      contents: [
-        `import definition from ${JSON.stringify(`./${basename(entry)}`)};`,
-        'const declared = (definition && definition.components && definition.components.widgets) || [];',
-        'export const widgets = Object.fromEntries(declared.map((widget) => [widget.id, widget.component]));',
-      ].join('\n'),
+      contents: browserBundleEntry(basename(entry)),
       resolveDir: dirname(entry),
       sourcefile: `${basename(entry)}.browser.js`,
       loader: 'js',
     },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    external: [...BROWSER_SHARED_MODULES],
     nodePaths: hostNodePaths(),
-    conditions: ['@platform/source', 'browser', 'import', 'default'],
-    target: 'es2022',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
     write: false,
-    logLevel: 'silent',
-    legalComments: 'none',
-    minify: true,
     metafile: true,
   });
   const output = result.outputFiles[0];
@@ -86,5 +78,6 @@ async function bundleOnce(
   return {
     bundle: { code: output.text, gzipBytes: gzipSync(output.contents).byteLength },
     inputs: Object.keys(result.metafile.inputs),
+    metafile: result.metafile,
   };
 }

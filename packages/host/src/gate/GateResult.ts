@@ -41,6 +41,8 @@ export interface GateIntegration {
   readonly bundle: string;
   /** Its marketplace listing from `platform.json` (name, description, icon, the docs' Markdown). */
   readonly listing: StoredListing;
+  /** Its widgets' browser bundle and gzip size (`bundle/buildBrowserBundle.ts`), when it has widgets. */
+  readonly browserBundle?: { readonly code: string; readonly gzipBytes: number };
 }
 
 /** What {@link runGate} decides: `rejected` when any check failed (warnings alone do not reject). */

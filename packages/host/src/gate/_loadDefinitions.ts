@@ -166,8 +166,8 @@ function compileFindings(projectDir: string, slug: string, entry: string, error:
   });
 }
 
-// esbuild reports paths relative to its working directory (this process's).
-function projectPath(projectDir: string, file: string): string {
+/** A file esbuild reported (relative to this process's working directory) as a project path. */
+export function projectPath(projectDir: string, file: string): string {
   const local = relative(projectDir, resolve(file));
   return local.startsWith(`..${sep}`) ? file : local.split(sep).join('/');
 }

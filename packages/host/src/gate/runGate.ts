@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
+import { gateBrowserBundle } from './_browserBundle.js';
 import { CheckLog } from './_checkLog.js';
 import { npmDefaults } from './_childEnv.js';
 import { finding } from './_finding.js';
@@ -13,7 +14,7 @@ import { shadowPartnerToolchain } from './_toolchain.js';
 import { type TypecheckOutcome, typecheckHostRules, typecheckProject } from './_typecheck.js';
 import { unpackArchive } from './_unpackArchive.js';
 import { ArchiveError } from './ArchiveError.js';
-import type { CheckName, CheckResult, Finding, GateResult } from './GateResult.js';
+import type { CheckName, CheckResult, Finding, GateIntegration, GateResult } from './GateResult.js';
 import { type ArchiveContents, type ArchiveLimits, inspectArchive } from './inspectArchive.js';
 import { readProjectListing, type StoredListing } from './projectListing.js';
 
@@ -278,12 +279,20 @@ async function gate(
   );
 
   const earlier = failed(...checks.keys());
+  const browserBundles = new Map<string, NonNullable<GateIntegration['browserBundle']>>();
   await check('bundle', earlier.length === 0 ? undefined : `failed: ${earlier.join(', ')}`, async (log) => {
+    const found: Finding[] = [];
     for (const integration of loaded?.integrations ?? []) {
       const sha256 = createHash('sha256').update(integration.bundle).digest('hex');
       log.line(`${integration.slug}: ${Math.round(integration.bundle.length / 1024)} KiB, sha256 ${sha256}`);
+      // The widgets' bundle for the dashboard, built as install builds it.
+      if (integration.manifest.widgets.length === 0) continue;
+      const entry = contents!.manifest.integrations.find((item) => item.slug === integration.slug)!.entry;
+      const browser = await gateBrowserBundle({ projectDir, slug: integration.slug, entry, log });
+      if (browser.bundle !== undefined) browserBundles.set(integration.slug, browser.bundle);
+      found.push(...browser.findings);
     }
-    return [];
+    return found;
   });
 
   return {
@@ -293,6 +302,9 @@ async function gate(
     integrations: (loaded?.integrations ?? []).map((integration) => ({
       ...integration,
       listing: listings.get(integration.slug) ?? {},
+      ...(browserBundles.has(integration.slug)
+        ? { browserBundle: browserBundles.get(integration.slug)! }
+        : {}),
     })),
   };
 }

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/Db.js';
 import { enqueueJob } from '../events/jobs.js';
 import { GATE_CHECKS, type GateIntegration, reviewManifest } from '../gate/index.js';
 import { newId } from '../store/ids.js';
-import { makeLive, nextVersionNumber, type Source } from '../store/integrations.js';
+import { makeLive, nextVersionNumber, type Source, setBrowserBundle } from '../store/integrations.js';
 import type { StoredCheck } from '../store/versions.js';
 
 // A submission's life: stored with a `submitted` version of each integration it carries and its
@@ -157,6 +157,7 @@ export async function recordVerdict(
         JSON.stringify(built.listing),
       ],
     );
+    await setBrowserBundle(tx, id, built.browserBundle);
     if (status === 'dev') await makeLive(tx, { slug, versionId: id, reason: 'dev', userId });
   }
 }

@@ -226,7 +226,7 @@ export async function addVersion(
     /** The platform.json listing (checked: `readProjectListing`); none when absent. */
     listing?: StoredListing;
     /** The widgets' browser bundle (`bundle/buildBrowserBundle.ts`), when the version has widgets. */
-    browserBundle?: { readonly code: string; readonly gzipBytes: number } | undefined;
+    browserBundle?: StoredBrowserBundle | undefined;
   },
 ): Promise<InstalledVersion> {
   const slug = input.manifest.slug;
@@ -241,8 +241,8 @@ export async function addVersion(
   }
   const id = newId();
   await db.query(
-    `INSERT INTO versions (id, integration_slug, number, status, manifest, bundle, listing, browser_bundle, browser_bundle_gzip_bytes)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8, $9)`,
+    `INSERT INTO versions (id, integration_slug, number, status, manifest, bundle, listing)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb)`,
     [
       id,
       slug,
@@ -251,10 +251,9 @@ export async function addVersion(
       JSON.stringify(input.manifest),
       input.bundle,
       JSON.stringify(input.listing ?? {}),
-      input.browserBundle?.code ?? null,
-      input.browserBundle?.gzipBytes ?? null,
     ],
   );
+  await setBrowserBundle(db, id, input.browserBundle);
   if (input.status === 'dev' && input.source.stage === 'development') {
     await makeLive(db, { slug, versionId: id, reason: 'install', userId: null });
   }
@@ -267,6 +266,25 @@ export async function addVersion(
     manifest: input.manifest,
     loadBundle: async () => bundle,
   };
+}
+
+/** A version's widgets' browser bundle and its gzip size (or none), as install and the gate record it. */
+export type StoredBrowserBundle = { readonly code: string; readonly gzipBytes: number };
+
+/**
+ * Records a version's browser bundle (`bundle/buildBrowserBundle.ts`) and its gzip size, which
+ * widget frames load and validate and the gate report; `undefined` clears both (no widgets).
+ */
+export async function setBrowserBundle(
+  db: Queryable,
+  versionId: string,
+  browserBundle: StoredBrowserBundle | undefined,
+): Promise<void> {
+  await db.query('UPDATE versions SET browser_bundle = $2, browser_bundle_gzip_bytes = $3 WHERE id = $1', [
+    versionId,
+    browserBundle?.code ?? null,
+    browserBundle?.gzipBytes ?? null,
+  ]);
 }
 
 /** The version that serves an integration now, or undefined when it has none. */

@@ -2,6 +2,7 @@ import { CliError } from '../../cli/CliError.js';
 import { defineCommand } from '../../cli/defineCommand.js';
 import { plural, type Style } from '../../cli/terminal.js';
 import { noPositionals } from '../_arguments.js';
+import { browserBundleLine } from './checkBrowserBundle.js';
 import { renderFinding } from './finding.js';
 import type { ValidateOptions, ValidateReport } from './validateProject.js';
 
@@ -52,8 +53,12 @@ function renderReport(report: ValidateReport, style: Style): string {
   const lines = [
     `${style.bold('platform validate')} ${style.dim(`${report.project} (integration-schema ${report.schema.bundled})`)}`,
     `Checked ${plural(report.integrations.length, 'integration')}${names === '' ? '' : `: ${names}`}`,
-    '',
   ];
+  for (const integration of report.integrations) {
+    if (integration.browserBundle !== null)
+      lines.push(`${integration.slug}: ${browserBundleLine(integration.browserBundle.gzipBytes)}`);
+  }
+  lines.push('');
   for (const item of report.findings) lines.push(...renderFinding(item, style), '');
   const { errors, warnings } = report.summary;
   if (errors === 0 && warnings === 0) lines.push(style.green('No findings.'));

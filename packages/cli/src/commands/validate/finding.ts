@@ -16,6 +16,8 @@ export const FINDING_SEVERITY = {
   'tool.output-schema': 'warning',
   'icons/pro-only': 'warning',
   'docs/missing-file': 'warning',
+  'bundle.browser-size': 'warning',
+  'bundle.browser-build': 'error',
 } as const;
 
 /** The id of a finding, such as `definition.schema` or `icons/pro-only`. */

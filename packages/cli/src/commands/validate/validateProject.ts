@@ -3,12 +3,14 @@ import { type Progress, silentProgress } from '../../cli/progress.js';
 import { freeIconNames } from '../../icons/freeIconNames.js';
 import { MANIFEST_FILE, readManifest } from '../../project/readManifest.js';
 import { checkSchemaSkew, type SchemaSkew, schemaSkewError } from '../../project/schemaSkew.js';
+import { type BrowserBundleCheck, checkBrowserBundle } from './checkBrowserBundle.js';
 import { checkToolNameCollisions, checkWidgetIdCollisions } from './checkCollisions.js';
 import { checkCompilerRules } from './checkCompilerRules.js';
 import { checkDocs } from './checkDocs.js';
 import { checkIcons } from './checkIcons.js';
 import { checkListing } from './checkListing.js';
 import { checkTools } from './checkTools.js';
+import { widgetsOf } from './declarations.js';
 import { type Finding, finding } from './finding.js';
 import { type LoadedIntegration, loadDefinitions, schemaFinding } from './loadDefinitions.js';
 
@@ -30,6 +32,11 @@ export interface IntegrationSummary {
   readonly definitionSlug: string | null;
   /** True when the entry imported and default-exported a value. */
   readonly loaded: boolean;
+  /**
+   * Its widgets' browser bundle as the host builds it, gzipped (`browser bundle: NN.N KB
+   * compressed`); null without widgets or when it does not build (`bundle.browser-build`).
+   */
+  readonly browserBundle: { readonly gzipBytes: number } | null;
 }
 
 /** What `platform validate` reports (`data` of its JSON envelope). */
@@ -80,6 +87,14 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
     step.stop();
   }
   for (const integration of loaded) findings.push(...checkIntegration(integration));
+  // Each browser bundle as the host's install and gate build it, for its compressed size.
+  const browserBundles = new Map<string, BrowserBundleCheck>();
+  for (const integration of loaded) {
+    if (!('definition' in integration) || widgetsOf(integration.definition).length === 0) continue;
+    const bundled = await checkBrowserBundle(projectDir, integration.entry);
+    browserBundles.set(integration.slug, bundled);
+    findings.push(...bundled.findings);
+  }
   findings.push(
     ...checkWidgetIdCollisions(loaded),
     ...checkToolNameCollisions(loaded),
@@ -89,12 +104,16 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
   return {
     project: projectDir,
     schema,
-    integrations: loaded.map((integration) => ({
-      slug: integration.slug,
-      entry: integration.entry,
-      definitionSlug: integration.definitionSlug ?? null,
-      loaded: 'definition' in integration,
-    })),
+    integrations: loaded.map((integration) => {
+      const gzipBytes = browserBundles.get(integration.slug)?.gzipBytes ?? null;
+      return {
+        slug: integration.slug,
+        entry: integration.entry,
+        definitionSlug: integration.definitionSlug ?? null,
+        loaded: 'definition' in integration,
+        browserBundle: gzipBytes === null ? null : { gzipBytes },
+      };
+    }),
     findings,
     summary: {
       errors: findings.filter((item) => item.severity === 'error').length,
