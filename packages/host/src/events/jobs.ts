@@ -2,8 +2,8 @@ import type { WebhookRequestInit } from '@platform/sdk/runtime';
 import { type PreparedSql, prepared, type Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
 
-/** Webhook deliveries, schedule runs, and the publish gate's checks of a submission. */
-export type JobKind = 'webhook' | 'schedule' | 'gate';
+/** Webhook deliveries, schedule runs, the publish gate's checks of a submission, and OAuth refreshes (src/events/oauthRefreshJob.ts). */
+export type JobKind = 'webhook' | 'schedule' | 'gate' | 'oauth_refresh';
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 /** How a retry waits: `baseMs * 2^(attempt-1)`, at most `maxMs`. */

@@ -182,12 +182,14 @@ export function oauthRoutes(services: HostServices): Hono {
       if (!result.ok) throw new OAuthFailure(result.error.code, 'onTokens refused or failed');
       try {
         await commit();
-        await recordOAuthConnection(services.db, {
+        await recordOAuthConnection(services.db, services.secretBox, {
           slug,
           accountId: consumed.accountId,
           userId: user.id,
           scope: tokens.scope ?? oauth.provider.scopes.join(' '),
           connectedAt: services.now(),
+          tokens,
+          beforeExpiryMs: services.oauthRefresh.beforeExpiryMs,
         });
       } catch (error) {
         throw new OAuthFailure('save_failed', 'saving what onTokens wrote failed', {
