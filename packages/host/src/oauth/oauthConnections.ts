@@ -1,4 +1,5 @@
 import type { Tokens } from '@platform/sdk/integration';
+import type { ConnectionHealth } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
 
@@ -163,4 +164,25 @@ export async function readTokenSet(
   } catch {
     return { connection, tokens: undefined };
   }
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** A connection's health as the status route and the dashboard show it (wire `connectionHealthSchema`). */
+export function connectionHealth(connection: OAuthConnection, now: Date): ConnectionHealth {
+  const iso = (date: Date | undefined) => date?.toISOString() ?? null;
+  return {
+    state: connection.state,
+    lastSuccessAt: iso(connection.lastSuccessAt),
+    lastFailure:
+      connection.lastFailureAt === undefined
+        ? null
+        : { at: connection.lastFailureAt.toISOString(), reason: connection.lastFailureReason ?? '' },
+    nextRefreshAt: iso(connection.nextRefreshAt),
+    expiresAt: iso(connection.expiresAt),
+    failingDays:
+      connection.failingSince === undefined
+        ? 0
+        : Math.max(1, Math.ceil((now.getTime() - connection.failingSince.getTime()) / DAY_MS)),
+  };
 }
