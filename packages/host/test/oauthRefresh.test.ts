@@ -1,11 +1,6 @@
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRefreshedOnTokens } from '../src/capabilities/callCapabilities.js';
 import { integrationHealth } from '../src/events/integrationHealth.js';
-import { readTokenSet } from '../src/oauth/oauthConnections.js';
-import { type RefreshCause, refreshConnection } from '../src/oauth/refreshConnection.js';
-import { liveVersion } from '../src/store/integrations.js';
-import { readSecret } from '../src/store/secrets.js';
 import { CLIENTS, type OAuthTestBed, startOAuthTestBed } from './fixtures/oauth/oauthTestBed.js';
 import { connectThroughProvider, refreshHelpers } from './fixtures/oauth/refreshHelpers.js';
 
