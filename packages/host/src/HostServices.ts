@@ -127,6 +127,28 @@ export interface GateSettings {
   readonly limits?: GateLimits | undefined;
 }
 
+/** How the host refreshes OAuth connections (src/oauth/refreshConnection.ts), all configurable (`createHost({ oauthRefresh })`). */
+export interface OAuthRefreshSettings {
+  /** A connection is refreshed this long before its access token expires (default 15 minutes). */
+  readonly beforeExpiryMs: number;
+  /** The first wait after a failed refresh (default 30 s); it doubles at each failure in a row... */
+  readonly backoffBaseMs: number;
+  /** ...up to this (default 1 hour). */
+  readonly backoffMaxMs: number;
+  /** Failing on this many days (counted from the first failure in a row) makes the connection `exhausted` (default 4). */
+  readonly exhaustedAfterDays: number;
+  /** The longest a refresh waits for the token endpoint while it holds the connection's row lock (default 10 s). */
+  readonly providerTimeoutMs: number;
+}
+
+export const DEFAULT_OAUTH_REFRESH: OAuthRefreshSettings = {
+  beforeExpiryMs: 15 * 60_000,
+  backoffBaseMs: 30_000,
+  backoffMaxMs: 60 * 60_000,
+  exhaustedAfterDays: 4,
+  providerTimeoutMs: 10_000,
+};
+
 /** Everything the routes need; one per host process. */
 export interface HostServices {
   readonly db: Db;
@@ -135,6 +157,7 @@ export interface HostServices {
   readonly fetch: EgressFetch;
   readonly logger: Logger;
   readonly limits: HostLimits;
+  readonly oauthRefresh: OAuthRefreshSettings;
   /** The partner log budgets (per call, and per integration per minute in this process). */
   readonly logBudgets: LogBudgets;
   /**

@@ -14,8 +14,16 @@ import { createJobWorker, type JobWorker, type JobWorkerOptions } from './events
 import { createScheduler, type Scheduler, type SchedulerOptions } from './events/createScheduler.js';
 import { createEnqueueBatcher } from './events/enqueueBatcher.js';
 import { finishJobs } from './events/jobs.js';
+import { oauthRefreshJobKind } from './events/oauthRefreshJob.js';
 import { createQueueSignal } from './events/queueSignal.js';
-import { DEFAULT_LIMITS, type GateSettings, type HostLimits, type HostServices } from './HostServices.js';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_OAUTH_REFRESH,
+  type GateSettings,
+  type HostLimits,
+  type HostServices,
+  type OAuthRefreshSettings,
+} from './HostServices.js';
 import { gateJobKind } from './publish/runGateJob.js';
 import { createRateLimiter } from './rateLimit.js';
 import { openRegistryFolder } from './registry/registryFolder.js';
@@ -60,6 +68,8 @@ export interface CreateHostOptions {
    * its scratch folder, how many gate jobs run at once, and its time limits.
    */
   readonly gate?: Partial<Omit<GateSettings, 'registryUrl'>> & { readonly registryUrl?: string };
+  /** How OAuth connections are refreshed (defaults: `DEFAULT_OAUTH_REFRESH`). */
+  readonly oauthRefresh?: Partial<OAuthRefreshSettings>;
   /** The job worker and scheduler of this instance (started by `host.events.start()`). */
   readonly events?: { readonly worker?: JobWorkerOptions; readonly scheduler?: SchedulerOptions };
 }
@@ -137,6 +147,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       fetch,
       logger,
       limits,
+      oauthRefresh: { ...DEFAULT_OAUTH_REFRESH, ...options.oauthRefresh },
       // The configured origin, else (once serving) the address this host listens on: absolute URLs
       // never come from a request's Host header when either is known.
       get publicOrigin() {
@@ -174,7 +185,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       }),
       jobsQueued,
       // Job kinds run by their own modules' handlers: the events import none of them.
-      jobKinds: { gate: gateJobKind },
+      jobKinds: { gate: gateJobKind, oauth_refresh: oauthRefreshJobKind },
       jobFinishes: createGroupCommit({
         writeMany: (inputs) => finishJobs(db, inputs),
         closedMessage: 'the host is closing; the job outcome was not recorded',

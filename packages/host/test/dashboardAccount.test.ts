@@ -80,12 +80,18 @@ describe('the dashboard and its account', () => {
     });
     expect(find(start.widgets, 'deals').health).toEqual({ status: 'ok', items: [] });
 
-    await recordOAuthConnection(host.db, {
+    await recordOAuthConnection(host.db, host.services.secretBox, {
       slug: 'test-board',
       accountId: host.accountId,
       userId: host.userId,
       scope: 'read',
       connectedAt: new Date(),
+      tokens: {
+        accessToken: 'at',
+        refreshToken: 'rt',
+        expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+      },
+      beforeExpiryMs: 15 * 60_000,
     });
     const job = (kind: string, target: string, status: string, finishedAt: string, error: string | null) =>
       host.db.query(

@@ -105,6 +105,8 @@ export {
   activationDataResponseSchema,
   activationRequestSchema,
   activationResponseSchema,
+  type ConnectionHealth,
+  connectionHealthSchema,
   type DeactivateResponse,
   type DeliveriesResponse,
   type DeliveryEntry,

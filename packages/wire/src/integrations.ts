@@ -51,10 +51,33 @@ export type DeactivateResponse = z.output<typeof deactivateResponseSchema>;
 export const storageResponseSchema = z.record(z.string(), z.unknown());
 export type StorageResponse = z.output<typeof storageResponseSchema>;
 
+/**
+ * An OAuth connection's health (issue 51): `healthy`; `refreshing` while the host refreshes its
+ * token; `backoff` after failed refreshes (the host tries again at `nextRefreshAt`); `exhausted`
+ * once they failed for days, and `revoked` when the provider refused the refresh token (both need
+ * the account to connect again). Times are ISO 8601; `failingDays` counts the days since the
+ * first failure in a row (0 when not failing).
+ */
+export const connectionHealthSchema = z.object({
+  state: z.enum(['healthy', 'refreshing', 'backoff', 'exhausted', 'revoked']),
+  lastSuccessAt: z.string().nullable(),
+  lastFailure: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  nextRefreshAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  failingDays: z.number().int().nonnegative(),
+});
+export type ConnectionHealth = z.output<typeof connectionHealthSchema>;
+
 /** `data` of `GET /api/integrations/<slug>/oauth/status?accountId=`. */
 export const oauthStatusResponseSchema = z.union([
   z.object({ connected: z.literal(false) }),
-  z.object({ connected: z.literal(true), connectedAt: z.string(), scope: z.string().exactOptional() }),
+  z.object({
+    connected: z.literal(true),
+    connectedAt: z.string(),
+    scope: z.string().exactOptional(),
+    /** The production host's refresh state; absent from the local harness, which refreshes nothing. */
+    health: connectionHealthSchema.exactOptional(),
+  }),
 ]);
 export type OAuthStatusResponse = z.output<typeof oauthStatusResponseSchema>;
 

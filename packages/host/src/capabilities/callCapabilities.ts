@@ -1,4 +1,7 @@
+import { redactText } from '@platform/sdk/runtime';
 import type { HostServices } from '../HostServices.js';
+import { connectionHooks } from '../oauth/connectionHooks.js';
+import type { RunOnTokens } from '../oauth/refreshConnection.js';
 import { securityEvent } from '../security/securityEvent.js';
 import type { InstalledVersion } from '../store/integrations.js';
 import { createHostCapabilities, type HostCall, type HostCallScope } from './createHostCapabilities.js';
@@ -46,6 +49,16 @@ export function callCapabilities(
     }),
     ...(input.onSave === undefined ? {} : { onSave: input.onSave }),
     ...(input.onFinalWithoutWrites === undefined ? {} : { onFinalWithoutWrites: input.onFinalWithoutWrites }),
+    ...(input.version.manifest.oauth === undefined
+      ? {}
+      : {
+          oauthConnection: connectionHooks(
+            services,
+            input.version.slug,
+            input.accountId,
+            runRefreshedOnTokens(services),
+          ),
+        }),
     onPrivateAddress: (error) =>
       securityEvent(
         services.logger,
@@ -54,4 +67,35 @@ export function callCapabilities(
         error.message,
       ),
   });
+}
+
+/**
+ * Runs the partner's `onTokens` after the host refreshed an OAuth connection, as the callback
+ * runs it but for a machine actor, and saves what it wrote. A failing `onTokens` is logged: the
+ * host's token set stays refreshed (src/oauth/refreshConnection.ts).
+ */
+export function runRefreshedOnTokens(services: HostServices): RunOnTokens {
+  return async (version, accountId, tokens) => {
+    const { capabilities, commit } = callCapabilities(services, { version, accountId, userId: undefined });
+    try {
+      const result = await services.runtime.runOnTokens({
+        version,
+        capabilities,
+        actor: { kind: 'machine', accountId },
+        timeoutMs: services.limits.actionTimeoutMs,
+        tokens,
+      });
+      if (!result.ok) throw new Error(`onTokens failed (${result.error.code})`);
+      await commit();
+    } catch (error) {
+      services.logger.warn(
+        {
+          integration: version.slug,
+          accountId,
+          reason: redactText((error as Error).message ?? String(error)),
+        },
+        'onTokens after an OAuth refresh failed; the host keeps the refreshed token set',
+      );
+    }
+  };
 }

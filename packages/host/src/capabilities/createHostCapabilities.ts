@@ -6,6 +6,7 @@ import {
 } from '@platform/sdk/integration';
 import {
   type Capabilities,
+  type CapabilityFetchRequest,
   createStorageTransaction,
   isAdminOnlySecret,
   type LogEntry,
@@ -62,6 +63,31 @@ export interface HostCallScope {
    * statement. Absent: one `readVersionedStorage` on `db` per key.
    */
   readonly readStorage?: (at: StoredKey) => Promise<VersionedStorageValue>;
+  /**
+   * The account's OAuth connection, for an integration that declares `oauth` (callCapabilities
+   * builds it over src/oauth/connectionFetch.ts): `ctx.fetch` asks it about every request that
+   * bears a bearer token, and once per call after a 401 to such a request.
+   */
+  readonly oauthConnection?: OAuthConnectionHooks;
+}
+
+/** How `ctx.fetch` uses the account's OAuth connection (see `HostCallScope.oauthConnection`). */
+export interface OAuthConnectionHooks {
+  /** Throws `OAuthConnectionUnavailableError` when `bearer` is the connection's token and it is exhausted or revoked. */
+  check(bearer: string): Promise<void>;
+  /**
+   * After a 401 to a request bearing `bearer`: the connection's new access token (refreshed now,
+   * or already by another call), or undefined when `bearer` is not the connection's token (the 401
+   * is the handler's); throws `OAuthConnectionUnavailableError` when it cannot be refreshed.
+   */
+  refreshAfter401(bearer: string): Promise<string | undefined>;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if the request has one. */
+function bearerOf(request: CapabilityFetchRequest): string | undefined {
+  const header = request.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
 }
 
 /** One call's capabilities and how its writes are saved. */
@@ -155,16 +181,37 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
     for (const [name, value] of secrets) if (secretWrites.get(name) === value) secretWrites.delete(name);
   }
 
+  const send = async (request: CapabilityFetchRequest) => {
+    try {
+      return await scope.fetch(request, scope.egress);
+    } catch (error) {
+      if (error instanceof EgressDeniedError && error.reason === 'private-address') {
+        scope.onPrivateAddress?.(error);
+      }
+      throw error;
+    }
+  };
+  // A call refreshes its connection once at most, whatever number of 401s it meets.
+  let refreshedOn401 = false;
+
   const capabilities: Capabilities = {
     async fetch(request) {
-      try {
-        return await scope.fetch(request, scope.egress);
-      } catch (error) {
-        if (error instanceof EgressDeniedError && error.reason === 'private-address') {
-          scope.onPrivateAddress?.(error);
-        }
-        throw error;
-      }
+      const connection = scope.oauthConnection;
+      const bearer = connection === undefined ? undefined : bearerOf(request);
+      if (connection === undefined || bearer === undefined) return send(request);
+      await connection.check(bearer);
+      const response = await send(request);
+      if (response.status !== 401 || refreshedOn401) return response;
+      refreshedOn401 = true;
+      const fresh = await connection.refreshAfter401(bearer);
+      if (fresh === undefined) return response;
+      // The one retry carries the new token in place of the stale one, nothing else changed.
+      return send({
+        ...request,
+        headers: request.headers.map(([name, value]): [string, string] =>
+          name.toLowerCase() === 'authorization' ? [name, `Bearer ${fresh}`] : [name, value],
+        ),
+      });
     },
     storage: {
       async get(storageScope, key) {

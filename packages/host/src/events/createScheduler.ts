@@ -2,6 +2,7 @@ import { checkCron } from '@platform/integration-schema';
 import { type DefinitionManifest, redactText } from '@platform/sdk/runtime';
 import { Cron } from 'croner';
 import type { HostServices } from '../HostServices.js';
+import { enqueueDueRefreshes } from './oauthRefreshJob.js';
 
 export interface SchedulerOptions {
   /** How often the scheduler looks at the clock (real time) at most; it also wakes as each minute begins. Default 1 s. */
@@ -240,6 +241,8 @@ export function createScheduler(services: HostServices, options: SchedulerOption
     // Thousands of queued rows at once: the planner's statistics still say the queue is short and
     // it would sort every ready row at each claim instead of reading the claim index in order.
     if (fired >= ANALYZE_AFTER_JOBS) await services.db.query('ANALYZE (SKIP_LOCKED) jobs');
+    // OAuth connections due for a refresh before the next tick (not counted: they are not schedule runs).
+    await enqueueDueRefreshes(services);
     lastMinute = minute.getTime();
     return fired;
   }

@@ -1,6 +1,6 @@
 import type { HealthItem, WidgetHealth } from '@platform/wire';
 import type { Queryable } from '../db/Db.js';
-import { findOAuthConnection } from '../oauth/oauthConnections.js';
+import { findOAuthConnection, type OAuthConnection } from '../oauth/oauthConnections.js';
 
 /** What integrationHealth reads of an integration: its slug and whether it declares OAuth. */
 export interface HealthSubject {
@@ -21,7 +21,9 @@ ORDER BY integration_slug, kind, payload->>'target', finished_at DESC NULLS LAST
 
 /**
  * The health of each integration in an account, what its widgets' footers show: `attention` when
- * the account has not connected an integration that declares OAuth, `error` when the last run of
+ * the account has not connected an integration that declares OAuth, `error` when its connection
+ * cannot refresh its token (`backoff`, `exhausted`, `revoked`: the item carries the last failure's
+ * time and reason) or when the last run of
  * one of its webhooks (a delivery) or schedules failed (with its stored, redacted error), else
  * `ok`. Failed actions are not kept anywhere (the actions route answers them and logs them), so
  * no `action` item comes from here.
@@ -36,11 +38,16 @@ export async function integrationHealth(
   // One statement at a time: `db` may be a transaction, one connection.
   for (const subject of subjects) {
     if (subject.manifest.oauth === undefined) continue;
-    if ((await findOAuthConnection(db, subject.slug, accountId)) !== undefined) continue;
-    items.get(subject.slug)?.push({
-      kind: 'oauth',
-      message: `${subject.name} is not connected; an owner or admin of the account connects it.`,
-    });
+    const connection = await findOAuthConnection(db, subject.slug, accountId);
+    if (connection === undefined) {
+      items.get(subject.slug)?.push({
+        kind: 'oauth',
+        message: `${subject.name} is not connected; an owner or admin of the account connects it.`,
+      });
+      continue;
+    }
+    const broken = brokenConnection(subject.name, connection);
+    if (broken !== undefined) items.get(subject.slug)?.push(broken);
   }
   const { rows } = await db.query(LAST_RUNS_SQL, [accountId, subjects.map((subject) => subject.slug)]);
   for (const row of rows) {
@@ -56,7 +63,7 @@ export async function integrationHealth(
   }
   const health = new Map<string, WidgetHealth>();
   for (const [slug, found] of items) {
-    const status = found.some((item) => item.kind !== 'oauth')
+    const status = found.some((item) => item.kind !== 'oauth' || item.at !== undefined)
       ? 'error'
       : found.length > 0
         ? 'attention'
@@ -64,4 +71,32 @@ export async function integrationHealth(
     health.set(slug, { status, items: found });
   }
   return health;
+}
+
+/** The item a connection that cannot refresh its token shows (backoff, exhausted, revoked), else undefined. */
+function brokenConnection(name: string, connection: OAuthConnection): HealthItem | undefined {
+  const reason = connection.lastFailureReason ?? 'no reason recorded';
+  const at = connection.lastFailureAt?.toISOString() ?? connection.connectedAt.toISOString();
+  switch (connection.state) {
+    case 'backoff':
+      return {
+        kind: 'oauth',
+        at,
+        message: `${name}'s connection failed to refresh its token (${reason}); the host retries${connection.nextRefreshAt === undefined ? '' : ` at ${connection.nextRefreshAt.toISOString()}`}.`,
+      };
+    case 'exhausted':
+      return {
+        kind: 'oauth',
+        at,
+        message: `${name}'s connection has failed to refresh its token for days (${reason}); an owner or admin of the account connects it again.`,
+      };
+    case 'revoked':
+      return {
+        kind: 'oauth',
+        at,
+        message: `${name}'s connection was revoked at the provider (${reason}); an owner or admin of the account connects it again.`,
+      };
+    default:
+      return undefined;
+  }
 }

@@ -31,7 +31,7 @@ export async function listJobs(
 ): Promise<JobLogEntry[]> {
   const { rows } = await db.query(
     `SELECT id, kind, integration_slug, account_id, payload, status, attempts, conflicts, created_at, run_at, finished_at, duration_ms, last_error, locked_by
-     FROM jobs WHERE kind <> 'gate' AND ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
+     FROM jobs WHERE kind IN ('webhook', 'schedule') AND ($1::text IS NULL OR integration_slug = $1) AND ($2::text IS NULL OR account_id = $2)
      ORDER BY created_at DESC, id LIMIT $3`,
     [filter.slug ?? null, filter.accountId ?? null, filter.limit],
   );

@@ -3,8 +3,8 @@ import { type PreparedSql, prepared, type Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
 import { sourceServesAccountSql } from '../store/integrations.js';
 
-/** Webhook deliveries, schedule runs, and the publish gate's checks of a submission. */
-export type JobKind = 'webhook' | 'schedule' | 'gate';
+/** Webhook deliveries, schedule runs, the publish gate's checks of a submission, and OAuth refreshes (src/events/oauthRefreshJob.ts). */
+export type JobKind = 'webhook' | 'schedule' | 'gate' | 'oauth_refresh';
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 /** How a retry waits: `baseMs * 2^(attempt-1)`, at most `maxMs`. */

@@ -13,7 +13,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
-import { findOAuthConnection, recordOAuthConnection } from '../oauth/oauthConnections.js';
+import { connectionHealth, findOAuthConnection, recordOAuthConnection } from '../oauth/oauthConnections.js';
 import { consumeOAuthState, createOAuthState } from '../oauth/oauthStates.js';
 import { readClientCredentials } from '../oauth/readClientCredentials.js';
 import { securityEvent } from '../security/securityEvent.js';
@@ -28,7 +28,8 @@ import { RouteError, requestIdOf } from './_errors.js';
  * - `GET /<slug>/oauth/connect?accountId=&returnPath=` -> 302 to the provider's authorization endpoint
  * - `GET /<slug>/oauth/callback?code=&state=` -> code exchange, `onTokens`, 302 to the return path;
  *   every failure redirects there with `<slug>_oauth_error=<code>`
- * - `GET /<slug>/oauth/status?accountId=` -> `{ connected, connectedAt?, scope? }`
+ * - `GET /<slug>/oauth/status?accountId=` -> `{ connected, connectedAt?, scope?, health? }` (the
+ *   connection's refresh state: src/oauth/refreshConnection.ts)
  * Connect and status answer JSON errors until the return path is known to be safe to redirect to.
  */
 export function oauthRoutes(services: HostServices): Hono {
@@ -186,12 +187,14 @@ export function oauthRoutes(services: HostServices): Hono {
       if (!result.ok) throw new OAuthFailure(result.error.code, 'onTokens refused or failed');
       try {
         await commit();
-        await recordOAuthConnection(services.db, {
+        await recordOAuthConnection(services.db, services.secretBox, {
           slug,
           accountId: consumed.accountId,
           userId: user.id,
           scope: tokens.scope ?? oauth.provider.scopes.join(' '),
           connectedAt: services.now(),
+          tokens,
+          beforeExpiryMs: services.oauthRefresh.beforeExpiryMs,
         });
       } catch (error) {
         throw new OAuthFailure('save_failed', 'saving what onTokens wrote failed', {
@@ -230,6 +233,7 @@ export function oauthRoutes(services: HostServices): Hono {
               connected: true,
               connectedAt: connection.connectedAt.toISOString(),
               ...(connection.scope === undefined ? {} : { scope: connection.scope }),
+              health: connectionHealth(connection, services.now()),
             },
     });
   });

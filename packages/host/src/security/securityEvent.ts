@@ -22,7 +22,9 @@ export type SecurityEventKind =
   /** A wrong, malformed or replayed TOTP code (the code itself is never logged). */
   | 'mfa_failed'
   /** An uploaded project refused before the gate: local secrets, paths escaping its root, links. */
-  | 'publish_refused';
+  | 'publish_refused'
+  /** An OAuth connection's health changed (healthy, backoff, exhausted, revoked: src/oauth/refreshConnection.ts). */
+  | 'oauth_connection_state';
 
 /** Who and what a security event is about; never a secret, token, state or code value. */
 export interface SecurityEventFields {

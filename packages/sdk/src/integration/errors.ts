@@ -8,6 +8,7 @@ export const RUNTIME_ERROR_CODES = {
   oauthConnectionRefused: 'OAUTH_CONNECTION_REFUSED',
   storageConflict: 'STORAGE_CONFLICT',
   vendorHttp: 'VENDOR_HTTP_ERROR',
+  oauthConnectionUnavailable: 'OAUTH_CONNECTION_UNAVAILABLE',
 } as const;
 
 /** Options of a {@link PublicActionError}: `status` is the 4xx the action answers with (default 400). */
@@ -85,6 +86,34 @@ export class EgressDeniedError extends Error {
     super(message);
     this.origin = origin;
     this.reason = reason;
+  }
+}
+
+/** The states of an OAuth connection in which the host cannot give a handler a working token. */
+export type UnavailableConnectionState = 'backoff' | 'exhausted' | 'revoked';
+
+/**
+ * `ctx.fetch` with the account's OAuth access token (`Authorization: Bearer ...`) while the host
+ * cannot refresh it: `backoff` (the last refreshes failed; the host tries again later),
+ * `exhausted` (they failed for days; the host stopped) or `revoked` (the provider refused the
+ * refresh token). Thrown instead of the provider's 401; `exhausted` and `revoked` need the
+ * account to connect again.
+ */
+export class OAuthConnectionUnavailableError extends Error {
+  override readonly name = 'OAuthConnectionUnavailableError';
+  readonly code = RUNTIME_ERROR_CODES.oauthConnectionUnavailable;
+  readonly state: UnavailableConnectionState;
+
+  constructor(state: UnavailableConnectionState, message?: string) {
+    super(
+      message ??
+        (state === 'backoff'
+          ? 'The OAuth connection failed to refresh its token; the host retries later.'
+          : state === 'exhausted'
+            ? 'The OAuth connection failed to refresh its token for days; the account must connect again.'
+            : 'The provider revoked the OAuth connection; the account must connect again.'),
+    );
+    this.state = state;
   }
 }
 

@@ -10,6 +10,7 @@ export {
   MachineActorStorageError,
   NoRecordedResponseError,
   OAuthConnectionRefusedError,
+  OAuthConnectionUnavailableError,
   type OAuthRefusalCode,
   PublicActionError,
   type PublicActionErrorOptions,
@@ -17,6 +18,7 @@ export {
   SecretAccessError,
   StorageConflictError,
   StorageValidationError,
+  type UnavailableConnectionState,
 } from './errors.js';
 export {
   createVendorClient,

@@ -3,6 +3,7 @@ import {
   EgressDeniedError,
   MachineActorStorageError,
   NoRecordedResponseError,
+  OAuthConnectionUnavailableError,
   SecretAccessError,
   StorageConflictError,
   StorageValidationError,
@@ -45,6 +46,11 @@ describe('runtime errors across a JSON boundary', () => {
       'NoRecordedResponseError',
       new NoRecordedResponseError('GET', 'https://api.acme.com/x', 'Add a fixture.'),
       { code: 'NO_RECORDED_RESPONSE', method: 'GET', url: 'https://api.acme.com/x' },
+    ],
+    [
+      'OAuthConnectionUnavailableError',
+      new OAuthConnectionUnavailableError('exhausted'),
+      { code: 'OAUTH_CONNECTION_UNAVAILABLE', state: 'exhausted' },
     ],
   ];
   for (const [name, original, properties] of cases) {

@@ -2,6 +2,7 @@ import {
   EgressDeniedError,
   MachineActorStorageError,
   NoRecordedResponseError,
+  OAuthConnectionUnavailableError,
   SecretAccessError,
   StorageConflictError,
   StorageValidationError,
@@ -27,6 +28,7 @@ const PROPERTIES = [
   'secretName',
   'method',
   'url',
+  'state',
 ] as const;
 
 /**
@@ -106,6 +108,12 @@ export function fromWireError(thrown: unknown): unknown {
     case 'NoRecordedResponseError':
       if (thrown instanceof NoRecordedResponseError) return thrown;
       rebuilt = new NoRecordedResponseError(text(wire.method), text(wire.url), '');
+      break;
+    case 'OAuthConnectionUnavailableError':
+      if (thrown instanceof OAuthConnectionUnavailableError) return thrown;
+      rebuilt = new OAuthConnectionUnavailableError(
+        wire.state === 'exhausted' || wire.state === 'revoked' ? wire.state : 'backoff',
+      );
       break;
     case 'TypeError':
       // fetch's class for a network failure: kept, so retry logic can tell one from a refusal.

@@ -16,5 +16,6 @@ export { exchangeCode } from './oauth/exchangeCode.js';
 export { isSameOriginPath } from './oauth/isSameOriginPath.js';
 export { type OAuthErrorCode, OAuthFailure } from './oauth/OAuthFailure.js';
 export { providerErrorCode } from './oauth/providerErrorCode.js';
+export { refreshTokens, TokenRefreshError } from './oauth/refreshTokens.js';
 export { returnLocation } from './oauth/returnLocation.js';
 export { toTokens } from './oauth/toTokens.js';

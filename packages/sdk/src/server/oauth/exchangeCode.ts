@@ -1,12 +1,9 @@
-import { EgressDeniedError, type Tokens } from '@platform/sdk/integration';
-import { capabilityHeader, redactText } from '@platform/sdk/runtime';
+import type { EgressDeniedError, Tokens } from '@platform/sdk/integration';
 import type { EgressFetch } from '../egress/EgressFetch.js';
 import type { ClientCredentials } from './ClientCredentials.js';
 import { OAuthFailure } from './OAuthFailure.js';
+import { providerError, tokenRequest } from './tokenRequest.js';
 import { toTokens } from './toTokens.js';
-
-// RFC 6749 2.3.1: id and secret are form-urlencoded before they are joined for HTTP Basic.
-const formEncode = (value: string) => new URLSearchParams([['', value]]).toString().slice(1);
 
 /**
  * Redeems an authorization code at the token endpoint (RFC 6749 4.1.3) through the integration's
@@ -37,73 +34,20 @@ export async function exchangeCode(
     redirect_uri: input.redirectUri,
   });
   if (input.codeVerifier !== undefined) form.set('code_verifier', input.codeVerifier);
-  const headers: [string, string][] = [
-    ['content-type', 'application/x-www-form-urlencoded'],
-    ['accept', 'application/json'],
-  ];
-  if (input.tokenAuthMethod === 'client_secret_post') {
-    form.set('client_id', input.credentials.clientId);
-    form.set('client_secret', input.credentials.clientSecret);
-  } else {
-    const basic = `${formEncode(input.credentials.clientId)}:${formEncode(input.credentials.clientSecret)}`;
-    headers.push(['authorization', `Basic ${Buffer.from(basic, 'utf8').toString('base64')}`]);
-  }
-
-  let response: Awaited<ReturnType<EgressFetch>>;
-  try {
-    response = await fetch(
-      {
-        url: input.tokenUrl,
-        method: 'POST',
-        headers,
-        body: Buffer.from(form.toString(), 'utf8').toString('base64'),
-      },
-      input.egress,
-    );
-  } catch (error) {
-    if (error instanceof EgressDeniedError && error.reason === 'private-address')
-      input.onPrivateAddress?.(error);
+  const answer = await tokenRequest(fetch, { ...input, form });
+  if (!answer.reached) {
     // The fetch's own messages name the origin with its query redacted, never the body.
     throw new OAuthFailure('exchange_failed', 'the token endpoint could not be reached', {
-      reason: redactText((error as Error).message ?? String(error)),
+      reason: answer.reason,
     });
   }
-
-  const body = parseBody(response);
-  const tokens =
-    response.status >= 200 && response.status < 300 && body !== undefined
-      ? toTokens(body, input.now)
-      : undefined;
+  const { status, body } = answer;
+  const tokens = status >= 200 && status < 300 && body !== undefined ? toTokens(body, input.now) : undefined;
   if (tokens === undefined) {
     throw new OAuthFailure('exchange_failed', 'the token endpoint refused the code exchange', {
-      status: response.status,
+      status,
       ...providerError(body),
     });
   }
   return tokens;
-}
-
-function parseBody(response: Awaited<ReturnType<EgressFetch>>): Record<string, unknown> | undefined {
-  const text = Buffer.from(response.body, 'base64').toString('utf8');
-  const type = capabilityHeader(response, 'content-type') ?? '';
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    // Some providers answer form-encoded unless they honour Accept.
-    return /application\/x-www-form-urlencoded/i.test(type)
-      ? Object.fromEntries(new URLSearchParams(text))
-      : undefined;
-  }
-}
-
-// Only the RFC 6749 5.2 error fields, trimmed: whatever else a provider echoes back stays out of logs.
-function providerError(body: Record<string, unknown> | undefined): Record<string, string> {
-  const fields: Record<string, string> = {};
-  if (typeof body?.error === 'string') fields.error = body.error.slice(0, 100);
-  if (typeof body?.error_description === 'string')
-    fields.errorDescription = redactText(body.error_description.slice(0, 300));
-  return fields;
 }
