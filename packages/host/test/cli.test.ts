@@ -115,6 +115,7 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
         '0012_listing.sql',
         '0013_dashboard.sql',
         '0014_browser_bundles.sql',
+        '0016_mcp_oauth.sql',
       ],
     });
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });
