@@ -3,6 +3,7 @@ import { Dashboard } from './pages/Dashboard.js';
 import { Marketplace } from './pages/Marketplace.js';
 import { MarketplaceDetail } from './pages/MarketplaceDetail.js';
 import { NotFound } from './pages/NotFound.js';
+import { OAuthConsent } from './pages/OAuthConsent.js';
 import { Settings } from './pages/Settings.js';
 import { SignIn } from './pages/SignIn.js';
 import { navigate, safeNext, useLocation } from './router.js';
@@ -17,6 +18,7 @@ function page(pathname: string): ReactNode {
   const listing = /^\/marketplace\/([a-z0-9-]+)$/.exec(pathname);
   if (listing?.[1] !== undefined) return <MarketplaceDetail slug={listing[1]} />;
   if (pathname === '/settings') return <Settings />;
+  if (pathname === '/oauth/consent') return <OAuthConsent />;
   return <NotFound />;
 }
 
@@ -59,5 +61,6 @@ function pageTitle(pathname: string): string {
   if (pathname === '/') return 'Dashboard';
   if (pathname.startsWith('/marketplace')) return 'Marketplace';
   if (pathname === '/settings') return 'Settings';
+  if (pathname === '/oauth/consent') return 'Allow an assistant';
   return 'Not found';
 }
