@@ -1,3 +1,9 @@
+import type {
+  McpConsentDecision,
+  McpConsentResponse,
+  McpGrantsResponse,
+  RevokeMcpGrantResponse,
+} from '@platform/wire';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { HostServices } from '../HostServices.js';
@@ -127,33 +133,31 @@ export function mcpAuthRoutes(services: HostServices): Hono {
     const user = await consentUser(services, c);
     const request = await consentRequest(services, c, new URL(c.req.url).searchParams);
     const accounts = await userAccounts(services, user);
-    return c.json({
-      ok: true,
-      data: {
-        client: {
-          id: request.client.id,
-          name: request.client.name,
-          redirectHost: new URL(request.redirectUri).host,
-          metadataDocument: request.client.metadataDocument,
-        },
-        resource: request.resource,
-        accounts: await Promise.all(
-          accounts.map(async (account) => ({
-            ...account,
-            tools: (await accountTools(services.db, account.id))
-              .filter((tool) => tool.policy !== 'block')
-              .map((tool) => ({
-                name: tool.name,
-                integration: tool.version.slug,
-                description: tool.description,
-                effect: tool.effect,
-                sensitivity: tool.sensitivity,
-                policy: tool.policy,
-              })),
-          })),
-        ),
+    const data: McpConsentResponse = {
+      client: {
+        id: request.client.id,
+        name: request.client.name,
+        redirectHost: new URL(request.redirectUri).host,
+        metadataDocument: request.client.metadataDocument,
       },
-    });
+      resource: request.resource,
+      accounts: await Promise.all(
+        accounts.map(async (account) => ({
+          ...account,
+          tools: (await accountTools(services.db, account.id))
+            .filter((tool) => tool.policy !== 'block')
+            .map((tool) => ({
+              name: tool.name,
+              integration: tool.version.slug,
+              description: tool.description,
+              effect: tool.effect,
+              sensitivity: tool.sensitivity,
+              policy: tool.policy,
+            })),
+        })),
+      ),
+    };
+    return c.json({ ok: true, data });
   });
 
   app.post('/api/platform/mcp/consent', async (c) => {
@@ -204,7 +208,8 @@ export function mcpAuthRoutes(services: HostServices): Hono {
     const url = new URL(request.redirectUri);
     url.searchParams.set('code', code);
     if (request.state !== undefined) url.searchParams.set('state', request.state);
-    return c.json({ ok: true, data: { redirectTo: url.toString() } });
+    const data: McpConsentDecision = { redirectTo: url.toString() };
+    return c.json({ ok: true, data });
   });
 
   app.post('/oauth/token', limit, async (c) => {
@@ -280,7 +285,8 @@ export function mcpAuthRoutes(services: HostServices): Hono {
 
   app.get('/api/platform/mcp/grants', async (c) => {
     const { user } = await requireCredential(services, c, 'read');
-    return c.json({ ok: true, data: { grants: await listGrants(services.db, user.id) } });
+    const data: McpGrantsResponse = { grants: await listGrants(services.db, user.id) };
+    return c.json({ ok: true, data });
   });
 
   app.delete('/api/platform/mcp/grants/:id', async (c) => {
@@ -293,7 +299,8 @@ export function mcpAuthRoutes(services: HostServices): Hono {
       });
     }
     services.logger.info({ grantId: id, userId: user.id }, 'MCP grant revoked');
-    return c.json({ ok: true, data: { id, revoked: true } });
+    const data: RevokeMcpGrantResponse = { id, revoked: true };
+    return c.json({ ok: true, data });
   });
 
   return app;
