@@ -641,3 +641,18 @@ describe('registration limit', () => {
     expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('client ID metadata document limit', () => {
+  it('answers 429 past the document fetches of one address a minute', async () => {
+    const { challenge } = verifierAndChallenge();
+    let refused: Response | undefined;
+    for (let attempt = 0; attempt < 40 && refused === undefined; attempt++) {
+      const response = await fetch(authorizeUrl(`${documentsOrigin}/client.json`, challenge), {
+        redirect: 'manual',
+      });
+      if (response.status === 429) refused = response;
+    }
+    expect(refused?.status).toBe(429);
+    expect(await refused?.json()).toMatchObject({ error: { code: 'rate_limited' } });
+  });
+});

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { hostOrigin } from '../routes/_auth.js';
-import { ClientError, resolveClient } from './clients.js';
+import { limitPerAddress } from '../routes/_limitPerMinute.js';
+import { ClientError, isMetadataDocumentId, resolveClient } from './clients.js';
 import type { StoredClient } from './grants.js';
 
 /** An authorization request (RFC 6749 4.1.1 with PKCE and `resource`) that may proceed. */
@@ -47,6 +48,9 @@ export function errorRedirect(
   return url.toString();
 }
 
+/** Client ID metadata documents fetched for one client address a minute (anyone may ask). */
+export const METADATA_FETCHES_PER_MINUTE = 30;
+
 /** The one resource this host's tokens are for. */
 export const mcpResource = (services: HostServices, c: Context): string => `${hostOrigin(services, c)}/mcp`;
 
@@ -62,6 +66,14 @@ export async function authorizationRequest(
   const clientId = query.get('client_id') ?? '';
   const redirectUri = query.get('redirect_uri') ?? '';
   if (clientId === '') throw new AuthorizationRefusal('invalid_request', 'client_id is missing.', undefined);
+  if (isMetadataDocumentId(clientId)) {
+    await limitPerAddress(services, c, {
+      name: 'mcp_metadata_fetches',
+      limit: METADATA_FETCHES_PER_MINUTE,
+      what: 'client ID metadata document fetches',
+      hint: (seconds) => `Wait ${seconds} seconds, then open the authorization link again.`,
+    });
+  }
   let client: StoredClient;
   try {
     client = await resolveClient(services, clientId);
