@@ -60,7 +60,7 @@ describe('the command layer', () => {
     expect(envelopeOf(result).error).toEqual({
       code: 'usage',
       message: 'Unknown command "publsh".',
-      hint: 'Run `platform --help` to see the commands (init, dev, validate, test, login, logout, sessions, use, sources, publish, status, upgrade).',
+      hint: 'Run `platform --help` to see the commands (init, dev, validate, test, login, logout, sessions, mcp, use, sources, publish, status, upgrade).',
     });
   });
 

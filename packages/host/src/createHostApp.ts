@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import type { HostServices } from './HostServices.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { toolPolicyRoutes } from './mcp/toolPolicyRoutes.js';
+import { mcpAuthRoutes } from './mcpAuth/mcpAuthRoutes.js';
 import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
@@ -67,6 +68,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/platform', marketplaceRoutes(services));
   app.route('/api/platform', dashboardRoutes(services));
   app.route('/', mcpRoutes(services));
+  app.route('/', mcpAuthRoutes(services));
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
   app.route('/', webAppRoutes());
   app.route('/', listingIconRoutes());

@@ -17,6 +17,8 @@ const { url: baseUrl, skipped } = testDatabase();
 if (baseUrl) {
   runSuitesOnPostgres(baseUrl);
   await import('./mcp.test.js');
+  // OAuth for MCP clients (grants, codes and tokens in PostgreSQL).
+  await import('./mcpOAuth.test.js');
 
   describe('/mcp on two host instances sharing one PostgreSQL database', () => {
     const env = { PLATFORM_SECRET_KEY: randomBytes(32).toString('base64') };
@@ -91,6 +93,6 @@ if (baseUrl) {
   });
 } else {
   describe(`/mcp on PostgreSQL (skipped: ${skipped})`, () => {
-    it.skip('the MCP suite and two instances answering one client', () => {});
+    it.skip('the MCP suite, OAuth for MCP clients, and two instances answering one client', () => {});
   });
 }

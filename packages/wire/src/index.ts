@@ -131,6 +131,22 @@ export {
   marketplaceResponseSchema,
 } from './marketplace.js';
 export {
+  type ConsentTool,
+  consentToolSchema,
+  type McpConsentDecision,
+  type McpConsentRequest,
+  type McpConsentResponse,
+  type McpGrant,
+  type McpGrantsResponse,
+  mcpConsentDecisionSchema,
+  mcpConsentRequestSchema,
+  mcpConsentResponseSchema,
+  mcpGrantSchema,
+  mcpGrantsResponseSchema,
+  type RevokeMcpGrantResponse,
+  revokeMcpGrantResponseSchema,
+} from './mcpGrants.js';
+export {
   type AccountTool,
   type AccountToolsResponse,
   accountToolSchema,

@@ -3,6 +3,7 @@ import { devCommand } from './dev/command.js';
 import { initCommand } from './init/command.js';
 import { loginCommand } from './login/command.js';
 import { logoutCommand } from './logout/command.js';
+import { mcpCommand } from './mcp/command.js';
 import { publishCommand } from './publish/command.js';
 import { sessionsCommand } from './sessions/command.js';
 import { sourcesCommand } from './sources/command.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command<any, any>[] = [
   loginCommand,
   logoutCommand,
   sessionsCommand,
+  mcpCommand,
   useCommand,
   sourcesCommand,
   publishCommand,

@@ -54,9 +54,15 @@ export function mcpRoutes(services: HostServices): Hono {
       if (!(error instanceof RouteError)) throw error;
       const response = errorResponse(c, error.status, error.code, error.message, error.extra);
       if (error.status === 401) {
+        // RFC 9728 5.1: where a client finds how to get a token; RFC 6750 3: no error code when
+        // the request carried no credential.
+        const base = hostOrigin(services, c);
+        const sent = c.req.header('authorization') !== undefined;
         response.headers.set(
           'WWW-Authenticate',
-          `Bearer realm="${hostOrigin(services, c)}/mcp", error="invalid_token", error_description="${error.message.replaceAll('"', "'")}"`,
+          `Bearer realm="${base}/mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${
+            sent ? `, error="invalid_token", error_description="${error.message.replaceAll('"', "'")}"` : ''
+          }`,
         );
       }
       return response;

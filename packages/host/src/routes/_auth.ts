@@ -4,6 +4,7 @@ import type { HostServices } from '../HostServices.js';
 import { clientAddress } from '../security/clientAddress.js';
 import { securityEvent } from '../security/securityEvent.js';
 import { recordCredentialUse } from '../store/credentials.js';
+import { isMcpToken } from '../store/ids.js';
 import {
   type Credential,
   type CredentialFailure,
@@ -28,8 +29,22 @@ export function credentialOf(c: Context): { secret: string; kind: 'token' | 'ses
   return session ? { secret: session, kind: 'session' } : undefined;
 }
 
-/** Why a request is not signed in: no credential, or the {@link CredentialFailure} of the one it sent. */
-export type AuthFailure = 'missing' | CredentialFailure;
+/**
+ * Why a request is not signed in: no credential, the {@link CredentialFailure} of the one it sent,
+ * or `wrong_audience`: an OAuth token issued to an MCP client, which only `/mcp` takes.
+ */
+export type AuthFailure = 'missing' | CredentialFailure | 'wrong_audience';
+
+/**
+ * The refusal of an MCP client's OAuth token (`pma_`, `pmr_`) on a route other than `/mcp`: 401
+ * with the route's own code and `reason: 'wrong_audience'`.
+ */
+export function wrongAudience(code: 'unauthorized' | 'auth_required'): RouteError {
+  return new RouteError(401, code, 'This token was issued to an MCP client; it works only on /mcp.', {
+    reason: 'wrong_audience',
+    hint: 'Use a platform token (POST /api/platform/tokens) or sign in; keep MCP tokens for /mcp.',
+  });
+}
 
 /**
  * The 401 of the action, storage and OAuth routes (`unauthorized`) for a request without a valid
@@ -39,6 +54,7 @@ export function unauthenticated(
   credential: { kind: 'token' | 'session' } | undefined,
   reason: AuthFailure = credential === undefined ? 'missing' : 'unknown',
 ): RouteError {
+  if (reason === 'wrong_audience') return wrongAudience('unauthorized');
   if (reason === 'mfa_pending') {
     return new RouteError(401, 'unauthorized', 'This sign-in waits for an authenticator code.', {
       reason,
@@ -62,8 +78,13 @@ export function unauthenticated(
 async function lookUp(
   services: HostServices,
   c: Context,
-): Promise<{ sent: ReturnType<typeof credentialOf>; found: CredentialLookup | undefined }> {
+): Promise<{
+  sent: ReturnType<typeof credentialOf>;
+  found: CredentialLookup | { readonly failure: 'wrong_audience' } | undefined;
+}> {
   const sent = credentialOf(c);
+  if (sent?.kind === 'token' && isMcpToken(sent.secret))
+    return { sent, found: { failure: 'wrong_audience' } };
   const found = sent?.secret
     ? await findCredential(
         services.db,
@@ -107,8 +128,9 @@ export function authRequired(
   reason: AuthFailure,
   via: CredentialVia | undefined,
 ): RouteError {
+  if (reason === 'wrong_audience') return wrongAudience('auth_required');
   const origin = hostOrigin(services, c);
-  const messages: Record<AuthFailure, string> = {
+  const messages: Record<Exclude<AuthFailure, 'wrong_audience'>, string> = {
     missing: `You are not signed in to ${origin}.`,
     unknown: `${origin} does not know this credential.`,
     expired: `Your sign-in to ${origin} expired.`,

@@ -1,7 +1,7 @@
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
-import { sha256 } from '../store/ids.js';
+import { isMcpToken, sha256 } from '../store/ids.js';
 import { type InstalledVersion, readBundle, sourceServesAccountSql } from '../store/integrations.js';
 import {
   accountByRefSql,
@@ -55,6 +55,8 @@ export async function resolveCall(
   options: { allowInactive?: boolean } = {},
 ): Promise<CallTarget> {
   const credential = credentialOf(c);
+  if (credential?.kind === 'token' && isMcpToken(credential.secret))
+    throw unauthenticated(credential, 'wrong_audience');
   const slug = c.req.param('slug') ?? '';
   const accountRef = c.req.query('accountId') ?? '';
   const kinds = credentialKindsOf(credential?.kind === 'token' ? 'bearer' : 'cookie');

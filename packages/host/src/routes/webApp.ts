@@ -24,7 +24,7 @@ export const WEB_APP_CSP = [
 ].join('; ');
 
 /** The pages of the web app: each serves the same shell, the app routes in the browser. */
-const PAGES = ['/', '/sign-in', '/marketplace', '/marketplace/:slug', '/settings'] as const;
+const PAGES = ['/', '/sign-in', '/marketplace', '/marketplace/:slug', '/settings', '/oauth/consent'] as const;
 
 /** Pages a signed-out browser may see; the others send it to `/sign-in?next=<where it was>`. */
 const PUBLIC_PAGES = new Set(['/sign-in']);

@@ -15,6 +15,7 @@ const loaders = {
   marketplace: () => import('./pages/Marketplace.js'),
   listing: () => import('./pages/MarketplaceDetail.js'),
   settings: () => import('./pages/Settings.js'),
+  consent: () => import('./pages/OAuthConsent.js'),
 };
 const Dashboard = lazy(() => loaders.dashboard().then((module) => ({ default: module.Dashboard })));
 const Marketplace = lazy(() => loaders.marketplace().then((module) => ({ default: module.Marketplace })));
@@ -22,6 +23,7 @@ const MarketplaceDetail = lazy(() =>
   loaders.listing().then((module) => ({ default: module.MarketplaceDetail })),
 );
 const Settings = lazy(() => loaders.settings().then((module) => ({ default: module.Settings })));
+const OAuthConsent = lazy(() => loaders.consent().then((module) => ({ default: module.OAuthConsent })));
 
 /** Starts loading the chunk of the page the browser opened on, while the app asks who is signed in. */
 export function preloadPage(pathname: string): void {
@@ -34,7 +36,9 @@ export function preloadPage(pathname: string): void {
           ? loaders.listing
           : pathname === '/settings'
             ? loaders.settings
-            : undefined;
+            : pathname === '/oauth/consent'
+              ? loaders.consent
+              : undefined;
   // A failed preload is retried by the page's own lazy import, which shows its error.
   load?.().catch(() => {});
 }
@@ -46,6 +50,7 @@ function page(pathname: string): ReactNode {
   const listing = /^\/marketplace\/([a-z0-9-]+)$/.exec(pathname);
   if (listing?.[1] !== undefined) return <MarketplaceDetail slug={listing[1]} />;
   if (pathname === '/settings') return <Settings />;
+  if (pathname === '/oauth/consent') return <OAuthConsent />;
   return <NotFound />;
 }
 
@@ -90,5 +95,6 @@ function pageTitle(pathname: string): string {
   if (pathname === '/') return 'Dashboard';
   if (pathname.startsWith('/marketplace')) return 'Marketplace';
   if (pathname === '/settings') return 'Settings';
+  if (pathname === '/oauth/consent') return 'Allow an assistant';
   return 'Not found';
 }

@@ -1,0 +1,1 @@
+export { mcpCommand } from './command.js';
