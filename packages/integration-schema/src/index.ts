@@ -16,6 +16,15 @@ export {
   parseEgressPattern,
 } from './rules/egress.js';
 export {
+  checkFrameComponentFields,
+  FRAME_COMPONENT_EXTENSIONS,
+  FRAME_COMPONENT_FIELDS,
+  type FrameComponentField,
+  type FrameComponentPaths,
+  type FrameComponentProblem,
+  frameComponentPath,
+} from './rules/frameComponents.js';
+export {
   checkListingFields,
   LISTING_FIELDS,
   LISTING_LIMITS,

@@ -5,6 +5,7 @@ import { MANIFEST_FILE, readManifest } from '../../project/readManifest.js';
 import { checkSchemaSkew, type SchemaSkew, schemaSkewError } from '../../project/schemaSkew.js';
 import { checkToolNameCollisions, checkWidgetIdCollisions } from './checkCollisions.js';
 import { checkCompilerRules } from './checkCompilerRules.js';
+import { checkComponents } from './checkComponents.js';
 import { checkDocs } from './checkDocs.js';
 import { checkIcons } from './checkIcons.js';
 import { checkListing } from './checkListing.js';
@@ -69,6 +70,7 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
     ...checkCompilerRules(projectDir),
     ...checkDocs(projectDir, manifest.docs),
     ...(await checkListing(projectDir, manifest.integrations)),
+    ...checkComponents(projectDir, manifest.integrations),
   );
 
   const count = manifest.integrations.length;
