@@ -22,22 +22,32 @@ export const BROWSER_SHARED_MODULES = [
 
 /** A version's browser bundle and its compressed size (what validate and the gate will report). */
 export interface BrowserBundle {
-  /** One ES module: `export const widgets = { <widget id>: <component> }`. */
+  /**
+   * One ES module: `export const widgets = { <widget id>: <component> }`, and `tile` and
+   * `activationForm` (the components) when given.
+   */
   readonly code: string;
   /** Its size gzipped, in bytes. */
   readonly gzipBytes: number;
 }
 
+/** The frame components beside the widgets: absolute paths of modules whose default export is one. */
+export interface BrowserBundleComponents {
+  readonly tile?: string;
+  readonly activationForm?: string;
+}
+
 /**
  * Builds a version's browser bundle: the definition entry's widgets as one minified ES module whose
- * `widgets` export maps each widget's id to its component, with {@link BROWSER_SHARED_MODULES} left
+ * `widgets` export maps each widget's id to its component (and whose `tile` and `activationForm`
+ * exports are the default exports of those modules, when given), with {@link BROWSER_SHARED_MODULES} left
  * as bare imports (the frame's import map resolves them to the host's one copy). Like the server
  * bundle, `confineTo` refuses any file outside the project and the host's own packages.
  * @example const { code } = await buildBrowserBundle('/work/acme/src/acme-notes/integration.ts');
  */
 export async function buildBrowserBundle(
   entry: string,
-  options: { confineTo?: readonly string[] } = {},
+  options: { confineTo?: readonly string[] } & BrowserBundleComponents = {},
 ): Promise<BrowserBundle> {
   // zod's translations stay out unless a file names them, as in the server bundle (buildBundle).
   const lean = await bundleOnce(entry, options, true);
@@ -48,7 +58,7 @@ export async function buildBrowserBundle(
 
 async function bundleOnce(
   entry: string,
-  options: { confineTo?: readonly string[] },
+  options: { confineTo?: readonly string[] } & BrowserBundleComponents,
   leaveOutZodLocales: boolean,
 ): Promise<{ bundle: BrowserBundle; inputs: string[] }> {
   const result = await build({
@@ -61,6 +71,7 @@ async function bundleOnce(
         `import definition from ${JSON.stringify(`./${basename(entry)}`)};`,
         'const declared = (definition && definition.components && definition.components.widgets) || [];',
         'export const widgets = Object.fromEntries(declared.map((widget) => [widget.id, widget.component]));',
+        ...componentExports(options),
       ].join('\n'),
       resolveDir: dirname(entry),
       sourcefile: `${basename(entry)}.browser.js`,
@@ -87,4 +98,12 @@ async function bundleOnce(
     bundle: { code: output.text, gzipBytes: gzipSync(output.contents).byteLength },
     inputs: Object.keys(result.metafile.inputs),
   };
+}
+
+// `export { default as tile } from '/abs/Tile.tsx';`: only the components the project names.
+function componentExports(components: BrowserBundleComponents): string[] {
+  return (['tile', 'activationForm'] as const).flatMap((name) => {
+    const path = components[name];
+    return path === undefined ? [] : [`export { default as ${name} } from ${JSON.stringify(path)};`];
+  });
 }

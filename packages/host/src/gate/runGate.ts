@@ -15,6 +15,7 @@ import { unpackArchive } from './_unpackArchive.js';
 import { ArchiveError } from './ArchiveError.js';
 import type { CheckName, CheckResult, Finding, GateResult } from './GateResult.js';
 import { type ArchiveContents, type ArchiveLimits, inspectArchive } from './inspectArchive.js';
+import { readProjectComponents } from './projectComponents.js';
 import { readProjectListing, type StoredListing } from './projectListing.js';
 
 /** Time limits of the checks that run child processes, and how much of each check's log is kept. */
@@ -297,7 +298,8 @@ async function gate(
   };
 }
 
-// `archive.listing`: each bad listing field of platform.json, refused like the rest of the manifest.
+// `archive.listing` and `archive.components`: each bad listing field and frame component path of
+// platform.json, refused like the rest of the manifest.
 async function listingFindings(
   projectDir: string,
   contents: ArchiveContents,
@@ -306,12 +308,21 @@ async function listingFindings(
   const found: Finding[] = [];
   for (const [index, integration] of contents.manifest.integrations.entries()) {
     const { listing, problems } = await readProjectListing(projectDir, integration.raw);
-    listings.set(integration.slug, listing);
-    for (const problem of problems) {
+    const { components, problems: componentProblems } = readProjectComponents(projectDir, integration.raw);
+    listings.set(integration.slug, {
+      ...listing,
+      ...(components.tile === undefined ? {} : { tile: true }),
+      ...(components.activationForm === undefined ? {} : { activationForm: true }),
+    });
+    const bad = [
+      ...problems.map((problem) => ({ code: 'archive.listing', problem })),
+      ...componentProblems.map((problem) => ({ code: 'archive.components', problem })),
+    ];
+    for (const { code, problem } of bad) {
       found.push(
         finding(
           'archive',
-          'archive.listing',
+          code,
           `platform.json integrations[${index}].${problem.field} ("${integration.slug}"): ${problem.message}`,
           { file: 'platform.json', hint: problem.hint },
         ),
