@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FRAME_MANIFEST, type FrameManifest } from './frameManifest.js';
 
-export type { FrameKind } from '../bridge/protocol.js';
 export { FRAME_MANIFEST, type FrameManifest, SHARED_MODULES } from './frameManifest.js';
 export {
   type WidgetFrameOptions,

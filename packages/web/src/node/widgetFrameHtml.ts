@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { FrameKind } from '../bridge/protocol.js';
 import type { FrameManifest } from './frameManifest.js';
 
 /** What the host knows when it serves one widget's frame. */
@@ -10,8 +9,8 @@ export interface WidgetFrameOptions {
   readonly bundlePath: string;
   /** The widget's id; unused by a tile or an activation form. */
   readonly widgetId: string;
-  /** What the frame renders: the widget (the default), the `tile` or the `activation-form`. */
-  readonly kind?: FrameKind;
+  /** What the frame renders: the widget (the default), the `tile` or the `activation-form` (the bridge's `FrameKind`). */
+  readonly kind?: 'widget' | 'tile' | 'activation-form';
   /** The widget's name, the document's title. */
   readonly title: string;
 }
