@@ -13,6 +13,7 @@ import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
 import { listingIconRoutes } from './routes/listingIcons.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
+import { memberRoutes } from './routes/members.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
@@ -66,6 +67,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/platform', toolPolicyRoutes(services));
   app.route('/api/platform', marketplaceRoutes(services));
   app.route('/api/platform', dashboardRoutes(services));
+  app.route('/api/platform', memberRoutes(services));
   app.route('/', mcpRoutes(services));
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.
   app.route('/', webAppRoutes());

@@ -118,15 +118,30 @@ describe.skipIf(noBrowser !== undefined)(
       await context.close();
     });
 
-    it('shows a member no activation form', async () => {
+    it('shows a member no activation form and no members list; an owner sees the members', async () => {
       const email = `member-${Date.now()}@example.test`;
       const member = await createUser(host.db, { email, name: 'Member', password });
       await addMembership(host.db, host.accountId, member.id, 'member');
-      const { context, page, problems } = await signedIn(email);
-      await page.goto(`${origin}/marketplace/form-notes`);
-      await page.getByRole('heading', { name: 'What it asks for' }).waitFor();
-      expect(await page.getByTitle('Form Notes activation form').count()).toBe(0);
-      expect(problems).toEqual([]);
+      const asMember = await signedIn(email);
+      await asMember.page.goto(`${origin}/marketplace/form-notes`);
+      await asMember.page.getByRole('heading', { name: 'What it asks for' }).waitFor();
+      expect(await asMember.page.getByTitle('Form Notes activation form').count()).toBe(0);
+      await asMember.page.goto(`${origin}/settings`);
+      await asMember.page.getByRole('heading', { name: /^Tools for models in / }).waitFor();
+      expect(await asMember.page.getByRole('heading', { name: /^Members of / }).count()).toBe(0);
+      expect(asMember.problems).toEqual([]);
+      await asMember.context.close();
+
+      const { context, page, problems } = await signedIn(host.email);
+      await page.goto(`${origin}/settings`);
+      const section = page.getByRole('region', { name: /^Members of / });
+      await section.getByRole('cell', { name: email }).waitFor();
+      await section.getByRole('cell', { name: host.email }).waitFor();
+      const rows = section.getByRole('row');
+      expect(await rows.count()).toBe(3);
+      expect(await rows.nth(1).textContent()).toContain('owner');
+      expect(await rows.nth(2).textContent()).toContain('member');
+      await checkPage(page, 'settings-members', problems);
       await context.close();
     });
 
