@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import type { MarketplaceResponse } from '@platform/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installProject } from '../src/install/installProject.js';
-import { addSourceAccount, type InstalledVersion } from '../src/store/integrations.js';
+import {
+  addSourceAccount,
+  addVersion,
+  findSource,
+  type InstalledVersion,
+} from '../src/store/integrations.js';
 import { installFixture, startTestHost, type TestHost } from './_host.js';
 
 let host: TestHost;
@@ -117,5 +122,22 @@ describe('frames', () => {
       expect(response.headers.get('content-security-policy')).toContain("script-src 'none'");
       expect(await response.text()).toContain(text);
     }
+  });
+
+  it('answers a version whose listing names a tile but that has no browser bundle with a 404 saying so', async () => {
+    const first = versions.find((version) => version.slug === 'form-notes')!;
+    const source = (await findSource(host.db, first.sourceId))!;
+    const bare = await host.db.transaction((tx) =>
+      addVersion(tx, {
+        source,
+        manifest: first.manifest,
+        bundle: 'unused',
+        status: 'dev',
+        listing: { tile: true },
+      }),
+    );
+    const response = await host.app.request(`/web/frames/${bare.id}/-/tile`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('has no browser bundle to draw its tile from');
   });
 });

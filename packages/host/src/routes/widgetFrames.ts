@@ -64,7 +64,9 @@ export function widgetFrameRoutes(services: HostServices, options: { dir?: strin
           ? `No version "${versionId}" serves frames on this host; the marketplace links each tile to its integration's live version.`
           : field === undefined
             ? `There is no frame "${kind}": a version's frames are its widgets, "-/tile" and "-/activation-form".`
-            : `Version "${versionId}" of "${version.slug}" has no ${kind}: its platform.json names no "${field}".`;
+            : !version[field]
+              ? `Version "${versionId}" of "${version.slug}" has no ${kind}: its platform.json names no "${field}".`
+              : `Version "${versionId}" of "${version.slug}" has no browser bundle to draw its ${kind} from.`;
       return framePage(c, 404, widgetFrameErrorHtml(origin, message));
     }
     return framePage(
