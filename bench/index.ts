@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each printed with ratios against a baseline measured in the same run.
 import { benchActionsRoute } from './actionsRoute.bench.js';
+import { benchDashboard } from './dashboard.bench.js';
 import { benchDbStatement } from './dbStatement.bench.js';
 import { benchDefinition } from './definition.bench.js';
 import { benchDev } from './dev.bench.js';
@@ -33,6 +34,7 @@ const benches: Record<string, () => Promise<void>> = {
   uiSize: benchUiSize,
   validate: benchValidate,
   dev: benchDev,
+  dashboard: benchDashboard,
   publish: benchPublish,
   storageCommit: benchStorageCommit,
   dbStatement: benchDbStatement,

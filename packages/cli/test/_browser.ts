@@ -1,30 +1,22 @@
 // The browser tests' Chromium: Debian's build (scripts/ensure-chromium.sh installs it; .ci/run runs
 // that) driven by playwright-core, screenshots into a folder the run keeps, and an axe-core check.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from './_chromium.js';
+import {
+  type AxeViolation,
+  browserMissing,
+  CHROMIUM,
+  launchChromium,
+  seriousAxeViolations,
+} from './_chromium.js';
 import { startDev, stop } from './_dev.js';
-
-export { CHROMIUM, launchChromium };
-
 import { REPO_ROOT } from './_helpers.js';
+
+export { type AxeViolation, browserMissing, CHROMIUM, launchChromium, seriousAxeViolations };
 
 /** Where the browser tests leave their screenshots (git-ignored; CI keeps the folder). */
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
-
-/**
- * Why the browser tests cannot run here, or undefined when they can. Under CI a missing browser is
- * a failure (`.ci/run` installs it), not a skip.
- */
-export function browserMissing(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const reason = `no Chromium at ${CHROMIUM}: run \`bash scripts/ensure-chromium.sh\` (or set PLATFORM_CHROMIUM)`;
-  if (process.env.CI === 'true') throw new Error(`The browser tests need Chromium under CI: ${reason}.`);
-  process.stderr.write(`[browser tests] skipped: ${reason}\n`);
-  return reason;
-}
 
 /** Saves a full-page screenshot as `<name>.png` in SCREENSHOT_DIR. */
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -32,46 +24,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
-}
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js', { paths: [REPO_ROOT] }),
-  'utf8',
-);
-
-/** One axe-core violation, trimmed to what a failing test should print. */
-export interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly targets: string[];
-  /** What axe says is wrong with the first element (colours and ratio for contrast). */
-  readonly summary: string;
-}
-
-/**
- * Runs axe-core (WCAG 2 A/AA rules) on the page as it is and returns the serious and critical
- * violations.
- */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the driver, not injected as a <script>: a page's CSP allows no inline script.
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<any> } }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return (result.violations as any[]).map((violation) => ({
-      id: String(violation.id),
-      impact: violation.impact ?? null,
-      help: String(violation.help),
-      targets: (violation.nodes as any[]).slice(0, 5).map((node) => String(node.target)),
-      summary: String(violation.nodes[0]?.failureSummary ?? ''),
-    }));
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { installProject } from '@platform/host';
 import type { Db } from '../src/db/Db.js';
 import type { Runtime } from '../src/runtime/Runtime.js';
-import { type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
+import { addSourceAccount, type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
 import { FIXTURES } from './_host.js';
 
 /** One integration of a {@link installFactoryProject} project: `<fixture>/integration.ts`'s `factory(options)`. */
@@ -45,6 +45,8 @@ export async function installFactoryProject(
     const { versions } = await installProject({ db: host.db, runtime: host.services.runtime, projectDir });
     if (activateFor !== undefined) {
       for (const version of versions) {
+        // Served first: activation requires a source that serves the account.
+        await addSourceAccount(host.db, version.sourceId, activateFor.accountId);
         await upsertActivation(host.db, { slug: version.slug, ...activateFor, data: null });
       }
     }

@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { createPgDb } from '../src/db/createPgDb.js';
 import { type Db, type Queryable, type Sql, sqlText } from '../src/db/Db.js';
 import { openDb } from '../src/db/openDb.js';
-import { type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
+import { addSourceAccount, type InstalledVersion, upsertActivation } from '../src/store/integrations.js';
 import { addMembership, createAccount, createToken, createUser } from '../src/store/users.js';
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -87,11 +87,13 @@ export async function startTestHost(
   await addMembership(host.db, account.id, user.id, 'owner');
   const { token } = await createToken(host.db, { userId: user.id, kind: 'token', name: 'test' });
   for (const project of options.projects ?? ['notes']) {
-    await installFixture(
+    const versions = await installFixture(
       host,
       project,
       options.activate === false ? undefined : { accountId: account.id, userId: user.id },
     );
+    // Activated or not, the seeded account is served by the fixtures' source (the tenancy rule).
+    for (const version of versions) await addSourceAccount(host.db, version.sourceId, account.id);
   }
   const request =
     (bearer: string) =>
@@ -126,7 +128,10 @@ export async function startTestHost(
   };
 }
 
-/** Installs a fixture project on a host and, given an account, activates its integrations there. */
+/**
+ * Installs a fixture project on a host and, given an account, serves that account from the
+ * project's source and activates its integrations there.
+ */
 export async function installFixture(
   host: Pick<Host, 'db' | 'services'>,
   project: string,
@@ -139,6 +144,7 @@ export async function installFixture(
   });
   if (activateFor !== undefined) {
     for (const version of versions) {
+      await addSourceAccount(host.db, version.sourceId, activateFor.accountId);
       await upsertActivation(host.db, { slug: version.slug, ...activateFor, data: null });
     }
   }

@@ -27,3 +27,29 @@ export async function serveOverNode(options: CreateHostOptions): Promise<NodeSer
     },
   };
 }
+
+/** A fetch handler served on 127.0.0.1 by `@hono/node-server`. */
+export interface LoopbackServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `fetch` on a free loopback port (for a browser to open, or a handler in front of a host's app).
+ * @example const server = await serveOnLoopback(host.app.fetch); await page.goto(`${server.origin}/sign-in`);
+ */
+export async function serveOnLoopback(
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<LoopbackServer> {
+  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -57,6 +57,7 @@ describe('the host cache', { timeout: 60_000 }, () => {
       activations: 'data',
       tool_policies: 'policy',
       oauth_connections: 'scope',
+      source_accounts: 'account_id',
     };
     for (const table of WATCHED_TABLES) {
       const before = await epochOf(db);

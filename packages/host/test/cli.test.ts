@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHost } from '@platform/host';
@@ -24,6 +24,10 @@ import { type RunningServer, serve } from '../src/cli/serve.js';
 import { serveBanner } from '../src/cli/serveCommand.js';
 import { childEnv, fetchCurl, parseCurl, REPO_ROOT, runBin, shellCurl, startServe, tempDir } from './_cli.js';
 import { FIXTURES } from './_host.js';
+
+const MIGRATION_FILES = readdirSync(new URL('../migrations/', import.meta.url))
+  .filter((name) => name.endsWith('.sql'))
+  .sort();
 
 const silent = pino({ level: 'silent' });
 const EXAMPLES = join(REPO_ROOT, 'examples');
@@ -101,22 +105,11 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
   it('migrates once, then says the schema is current', async () => {
     expect(template.migrated).toEqual({
       engine: 'pglite',
-      applied: [
-        '0001_init.sql',
-        '0002_events.sql',
-        '0003_publish.sql',
-        '0004_storage_versions.sql',
-        '0005_webhook_requests.sql',
-        '0006_cache_epoch.sql',
-        '0007_job_claim.sql',
-        '0008_job_lease.sql',
-        '0010_device_sessions.sql',
-        '0011_mcp.sql',
-        '0012_listing.sql',
-        '0013_dashboard.sql',
-        '0014_browser_bundles.sql',
-      ],
+      // Every file of the migrations folder, in order: a new migration needs no edit here.
+      applied: MIGRATION_FILES,
     });
+    expect(MIGRATION_FILES.slice(0, 1)).toEqual(['0001_init.sql']);
+    expect(MIGRATION_FILES).toContain('0015_source_accounts.sql');
     expect(await migrateDatabase(data)).toEqual({ engine: 'pglite', applied: [] });
     const io: CliIo = { cwd: root.path, env: {}, readStdin: async () => '' };
     const outcome = await runCli(['migrate', '--data', 'commands-data'], io);

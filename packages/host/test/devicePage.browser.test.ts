@@ -1,27 +1,24 @@
 // The device sign-in page in a real Chromium: sign in, enter the authenticator code, approve or
-// deny the CLI's code, under the page's own Content-Security-Policy.
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { type ServerType, serve as serveNode } from '@hono/node-server';
+// deny the CLI's code, under the page's own Content-Security-Policy. Each step is screenshotted
+// (test-results/screenshots/devicePage.browser.test.ts/) and checked by axe-core.
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from '../../cli/test/_chromium.js';
 import { adminUserTotp } from '../src/cli/admin.js';
 import { createUser } from '../src/store/users.js';
+import { browserMissing, expectNoSeriousAxeViolations, useBrowser } from './_browser.js';
 import { startTestHost, type TestHost } from './_host.js';
+import { type LoopbackServer, serveOnLoopback } from './_nodeServer.js';
 
-const noBrowser = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (set PLATFORM_CHROMIUM)`;
-if (noBrowser !== undefined && process.env.CI === 'true')
-  throw new Error(`The browser tests need Chromium: ${noBrowser}.`);
+const noBrowser = browserMissing();
 
 describe.skipIf(noBrowser !== undefined)(
   `the /device page in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
   () => {
+    const chromium = useBrowser(import.meta.url);
     let host: TestHost;
-    let server: ServerType;
+    let server: LoopbackServer;
     let origin: string;
-    let browser: Browser;
     let totp: TOTP;
     const email = 'page-user@example.test';
     const password = 'correct horse battery';
@@ -31,18 +28,12 @@ describe.skipIf(noBrowser !== undefined)(
       await createUser(host.db, { email, name: 'Page User', password });
       const enabled = await adminUserTotp({ dataDir: '', host, email });
       totp = new TOTP({ secret: Secret.fromBase32(enabled.secret) });
-      server = await new Promise<ServerType>((resolve) => {
-        const started = serveNode({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-          resolve(started),
-        );
-      });
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await launchChromium();
+      server = await serveOnLoopback(host.app.fetch);
+      origin = server.origin;
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await new Promise((resolve) => server?.close(resolve));
+      await server?.close();
       await host?.close();
     });
 
@@ -56,7 +47,7 @@ describe.skipIf(noBrowser !== undefined)(
       ).json()) as { ok: boolean; data?: any; error?: any };
 
     async function open(url: string, problems: string[]): Promise<Page> {
-      const page = await browser.newPage();
+      const page = await chromium.browser().newPage();
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       // A CSP refusal shows up as a console error.
       page.on('console', (message) => {
@@ -66,11 +57,18 @@ describe.skipIf(noBrowser !== undefined)(
       return page;
     }
 
+    async function checkPage(page: Page, name: string): Promise<void> {
+      await chromium.screenshot(page, name);
+      await expectNoSeriousAxeViolations(page, { name });
+    }
+
     it('signs in, takes the authenticator code, and approves the prefilled code', async () => {
       const device = (await post('/api/platform/device/code', { client_name: 'browser test' })).data;
       expect(device.verification_uri).toBe(`${origin}/device`);
       const problems: string[] = [];
       const page = await open(device.verification_uri_complete, problems);
+      await page.getByLabel('Email').waitFor();
+      await checkPage(page, 'device-sign-in');
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -78,11 +76,13 @@ describe.skipIf(noBrowser !== undefined)(
       await page.getByLabel('Authenticator code').fill('000000' === totp.generate() ? '111111' : '000000');
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByText('authenticator code is wrong').waitFor({ timeout: 30_000 });
+      await checkPage(page, 'device-code-wrong');
       await page.getByLabel('Authenticator code').fill(totp.generate());
       await page.getByRole('button', { name: 'Verify' }).click();
       // The prefilled code is looked up and shown: who asked, from where, when; nothing approved yet.
       const review = page.getByRole('heading', { name: 'A sign-in is waiting for your approval' });
       await review.waitFor({ timeout: 30_000 });
+      await checkPage(page, 'device-review');
       // The script finds its elements by id: each id once (a second `approve` left Approve dead).
       const ids = await page.evaluate(() =>
         [...document.querySelectorAll('[id]')].map((element) => element.id),
@@ -98,6 +98,7 @@ describe.skipIf(noBrowser !== undefined)(
       });
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.getByText('Approved. Return to your terminal').waitFor({ timeout: 30_000 });
+      await checkPage(page, 'device-approved');
 
       const issued = await post('/api/platform/device/token', { device_code: device.device_code });
       expect(issued).toMatchObject({
@@ -110,6 +111,7 @@ describe.skipIf(noBrowser !== undefined)(
       const second = (await post('/api/platform/device/code', { client_name: markup })).data;
       await page.goto(`${origin}/device`);
       await page.getByText(`Signed in as ${email}`).waitFor({ timeout: 30_000 });
+      await checkPage(page, 'device-enter-code');
       await page.getByLabel('Code', { exact: true }).fill(second.user_code.toLowerCase());
       await page.getByRole('button', { name: 'Continue' }).click();
       await review.waitFor({ timeout: 30_000 });
@@ -117,6 +119,7 @@ describe.skipIf(noBrowser !== undefined)(
       expect(await page.locator('#review-client img').count()).toBe(0);
       await page.getByRole('button', { name: 'Deny' }).click();
       await page.getByText('Denied.').waitFor({ timeout: 30_000 });
+      await checkPage(page, 'device-denied');
       expect(await post('/api/platform/device/token', { device_code: second.device_code })).toMatchObject({
         ok: false,
         error: { code: 'access_denied' },

@@ -1,19 +1,19 @@
 // The host's web app in a real Chromium, one browser and one host for every page: sign-in (a wrong
 // password, the authenticator code), the signed-in pages' navigation, settings, sign-out. Every
-// page is screenshotted (test-results/screenshots/web-*.png), checked by axe-core, and runs under
-// the host's own Content-Security-Policy with no console error.
-import type { AddressInfo } from 'node:net';
+// page is screenshotted (test-results/screenshots/webApp.browser.test.ts/*.png), checked by
+// axe-core in the page and inside each widget frame, and runs under the host's own
+// Content-Security-Policy with no console error.
 import { fileURLToPath } from 'node:url';
-import { type ServerType, serve as serveNode } from '@hono/node-server';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, screenshot, seriousAxeViolations } from '../../cli/test/_browser.js';
 import { adminUserTotp } from '../src/cli/admin.js';
 import { installProject } from '../src/install/installProject.js';
 import { addSourceAccount } from '../src/store/integrations.js';
 import { addMembership, createUser } from '../src/store/users.js';
+import { browserMissing, expectNoSeriousAxeViolations, useBrowser } from './_browser.js';
 import { startTestHost, type TestHost } from './_host.js';
+import { type LoopbackServer, serveOnLoopback } from './_nodeServer.js';
 
 const noBrowser = browserMissing();
 const EXAMPLE = fileURLToPath(new URL('../../../examples/acme-notes', import.meta.url));
@@ -21,10 +21,10 @@ const EXAMPLE = fileURLToPath(new URL('../../../examples/acme-notes', import.met
 describe.skipIf(noBrowser !== undefined)(
   `the web app in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
   () => {
+    const chromium = useBrowser(import.meta.url);
     let host: TestHost;
-    let server: ServerType;
+    let server: LoopbackServer;
     let origin: string;
-    let browser: Browser;
     const password = 'correct horse';
 
     beforeAll(async () => {
@@ -40,18 +40,12 @@ describe.skipIf(noBrowser !== undefined)(
         projectDir: EXAMPLE,
       });
       await addSourceAccount(host.db, versions[0]!.sourceId, host.accountId);
-      server = await new Promise<ServerType>((resolve) => {
-        const started = serveNode({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-          resolve(started),
-        );
-      });
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await launchChromium();
+      server = await serveOnLoopback(host.app.fetch);
+      origin = server.origin;
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await new Promise((resolve) => server?.close(resolve));
+      await server?.close();
       await host?.close();
     });
 
@@ -59,7 +53,7 @@ describe.skipIf(noBrowser !== undefined)(
     async function open(
       viewport = { width: 1400, height: 900 },
     ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-      const context = await browser.newContext({ viewport });
+      const context = await chromium.browser().newContext({ viewport });
       // Under the test's own timeout, so a wait that fails says which.
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
@@ -74,8 +68,8 @@ describe.skipIf(noBrowser !== undefined)(
     }
 
     async function checkPage(page: Page, name: string, problems: string[]): Promise<void> {
-      await screenshot(page, `web-${name}`);
-      expect(await seriousAxeViolations(page), `axe on ${name}`).toEqual([]);
+      await chromium.screenshot(page, name);
+      await expectNoSeriousAxeViolations(page, { frames: true, name });
       expect(problems, `problems on ${name}`).toEqual([]);
     }
 

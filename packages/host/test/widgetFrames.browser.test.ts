@@ -4,15 +4,16 @@
 // the session API, another integration's routes and top navigation: all refused, while its own
 // action works through the bridge, for the page's account. A widget that throws shows its error;
 // a frame that never says ready shows "This widget did not load" while the page stays usable.
-import type { AddressInfo } from 'node:net';
+// Each state is screenshotted (test-results/screenshots/widgetFrames.browser.test.ts/) and checked
+// by axe-core in the page and inside each frame.
 import { fileURLToPath } from 'node:url';
-import { type ServerType, serve as serveNode } from '@hono/node-server';
 import { build } from 'esbuild';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, screenshot } from '../../cli/test/_browser.js';
 import { WEB_APP_CSP } from '../src/routes/webApp.js';
+import { browserMissing, expectNoSeriousAxeViolations, useBrowser } from './_browser.js';
 import { startTestHost, type TestHost } from './_host.js';
+import { type LoopbackServer, serveOnLoopback } from './_nodeServer.js';
 
 const noBrowser = browserMissing();
 const HARNESS = fileURLToPath(new URL('../../web/test/widgetFrameHarness.tsx', import.meta.url));
@@ -20,10 +21,10 @@ const HARNESS = fileURLToPath(new URL('../../web/test/widgetFrameHarness.tsx', i
 describe.skipIf(noBrowser !== undefined)(
   `widget frames in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
   () => {
+    const chromium = useBrowser(import.meta.url);
     let host: TestHost;
-    let server: ServerType;
+    let server: LoopbackServer;
     let origin: string;
-    let browser: Browser;
     let versionId: string;
 
     beforeAll(async () => {
@@ -47,37 +48,26 @@ describe.skipIf(noBrowser !== undefined)(
       const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget frames</title>
 <script type="module" src="/test-harness/frames.js"></script></head><body><div id="root"></div></body></html>`;
       const headers = { 'Content-Security-Policy': WEB_APP_CSP, 'Cache-Control': 'no-store' };
-      server = await new Promise<ServerType>((resolve) => {
-        const started = serveNode(
-          {
-            fetch: (request: Request) => {
-              const { pathname } = new URL(request.url);
-              if (pathname === '/test-harness/frames')
-                return new Response(page, {
-                  headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
-                });
-              if (pathname === '/test-harness/frames.js')
-                return new Response(script, { headers: { ...headers, 'Content-Type': 'text/javascript' } });
-              return host.app.fetch(request);
-            },
-            port: 0,
-            hostname: '127.0.0.1',
-          },
-          () => resolve(started),
-        );
+      server = await serveOnLoopback((request: Request) => {
+        const { pathname } = new URL(request.url);
+        if (pathname === '/test-harness/frames')
+          return new Response(page, {
+            headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+          });
+        if (pathname === '/test-harness/frames.js')
+          return new Response(script, { headers: { ...headers, 'Content-Type': 'text/javascript' } });
+        return host.app.fetch(request);
       });
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await launchChromium();
+      origin = server.origin;
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await new Promise((resolve) => server?.close(resolve));
+      await server?.close();
       await host?.close();
     });
 
     async function signedInPage(): Promise<Page> {
-      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+      const context = await chromium.browser().newContext({ viewport: { width: 1200, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${origin}/sign-in`);
       await page.getByLabel('Email').fill(host.email);
@@ -151,7 +141,8 @@ describe.skipIf(noBrowser !== undefined)(
       expect(navigations.filter((url) => !url.includes('/test-harness/frames'))).toEqual([]);
       // The frame's document has an opaque origin.
       expect(await frame.evaluate(() => window.origin)).toBe('null');
-      await screenshot(page, 'web-widget-frame-hostile');
+      await chromium.screenshot(page, 'widget-frame-hostile');
+      await expectNoSeriousAxeViolations(page, { frames: true, name: 'widget-frame-hostile' });
       await page.context().close();
     });
 
@@ -165,7 +156,8 @@ describe.skipIf(noBrowser !== undefined)(
       const button = page.getByRole('button', { name: 'Still usable' });
       await button.click();
       await page.getByRole('button', { name: 'Clicked' }).waitFor();
-      await screenshot(page, 'web-widget-frame-errors');
+      await chromium.screenshot(page, 'widget-frame-errors');
+      await expectNoSeriousAxeViolations(page, { frames: true, name: 'widget-frame-errors' });
       await page.context().close();
     });
   },

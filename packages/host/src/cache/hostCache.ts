@@ -31,7 +31,7 @@ export const DEFAULT_CACHE_OPTIONS: HostCacheOptions = {
   clock: () => performance.now(),
 };
 
-/** The tables whose changes bump `cache_epoch` (migrations 0006, 0011): every row an action call's resolution or an account's tool catalog reads. */
+/** The tables whose changes bump `cache_epoch` (migrations 0006, 0011, 0015): every row an action call's resolution or an account's tool catalog reads. */
 export const WATCHED_TABLES = [
   'sessions',
   'users',
@@ -43,6 +43,8 @@ export const WATCHED_TABLES = [
   // An account's tools for models (migration 0011): its policies and OAuth connections.
   'tool_policies',
   'oauth_connections',
+  // Which sources serve which accounts (migration 0015): the tenancy rule every resolution checks.
+  'source_accounts',
 ] as const;
 
 /**

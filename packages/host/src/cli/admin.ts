@@ -8,9 +8,12 @@ import {
   createSource,
   findSource,
   liveVersion,
+  removeSourceAccount,
   type SeatRole,
   type Source,
+  SourceDoesNotServeError,
   type SourceStage,
+  sourceServesAccount,
 } from '../store/integrations.js';
 import { writeSecret } from '../store/secrets.js';
 import { newTotpSecret, saveTotpSecret } from '../store/totp.js';
@@ -131,6 +134,25 @@ export async function adminAddSourceAccount(options: DataOptions & { source: str
     const account = await requireAccount(host.db, options.account);
     await addSourceAccount(host.db, source.id, account.id);
     return { source: source.slug, account: account.slug };
+  });
+}
+
+/**
+ * Stops serving an account from a source: its activations of that source's integrations stay but
+ * every call, tool and delivery through them stops (404 like an unknown slug) until served again.
+ */
+export async function adminRemoveSourceAccount(options: DataOptions & { source: string; account: string }) {
+  return withHost(options, 'admin', async (host) => {
+    const source = await requireSource(host.db, options.source);
+    const account = await requireAccount(host.db, options.account);
+    if (!(await removeSourceAccount(host.db, source.id, account.id))) {
+      throw new CliError(
+        'not_found',
+        `Source "${source.slug}" does not serve account "${account.slug}".`,
+        `Check the names; ${cmd(`source-account add --source ${source.slug} --account ${account.slug}`)} serves it.`,
+      );
+    }
+    return { source: source.slug, account: account.slug, removed: true };
   });
 }
 
@@ -285,7 +307,8 @@ export async function adminSetSecret(
 
 /**
  * Activates an integration's live version for an account, as `email` (default: an owner, else an
- * admin, of the account), running `onActivate` for a new activation.
+ * admin, of the account), running `onActivate` for a new activation. Refused, naming
+ * `source-account add`, when the integration's source does not serve the account.
  */
 export async function adminAddActivation(
   options: DataOptions & { integration: string; account: string; email?: string | undefined },
@@ -332,7 +355,22 @@ export async function adminAddActivation(
       userId = rows[0].id as string;
       email = rows[0].email as string;
     }
-    const outcome = await activateIntegration(host, { version, accountId: account.id, userId });
+    const source = (await findSource(host.db, version.sourceId))!;
+    const notServed = () =>
+      new CliError(
+        'refused',
+        `Source "${source.slug}" does not serve account "${account.slug}", so integration "${version.slug}" cannot be activated there.`,
+        `Serve the account first with ${cmd(`source-account add --source ${source.slug} --account ${account.slug}`)}, then run this again.`,
+      );
+    if (!(await sourceServesAccount(host.db, source.id, account.id))) throw notServed();
+    let outcome: ActivationOutcome;
+    try {
+      outcome = await activateIntegration(host, { version, accountId: account.id, userId });
+    } catch (error) {
+      // Removed between the check and the write: the store refused it.
+      if (error instanceof SourceDoesNotServeError) throw notServed();
+      throw error;
+    }
     return {
       integration: version.slug,
       account: account.slug,

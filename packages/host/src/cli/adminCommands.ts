@@ -10,6 +10,7 @@ import {
   adminCreateToken,
   adminCreateUser,
   adminListDeliveries,
+  adminRemoveSourceAccount,
   adminRevokeToken,
   adminSetSecret,
   adminUserTotp,
@@ -191,6 +192,20 @@ export const adminCommands: readonly Command[] = [
         account: requiredString(command, args, 'account'),
       });
       return { data: link, text: `source ${link.source} serves account ${link.account}` };
+    },
+  ),
+  adminCommand(
+    'source-account remove',
+    'Stop serving an account from a source (calls, tools and deliveries stop; activations are kept)',
+    ['--source S --account A', ACCOUNT_HELP],
+    { source: str, account: str },
+    async (command, args, io) => {
+      const link = await adminRemoveSourceAccount({
+        ...dataOptionsFrom(args, io),
+        source: requiredString(command, args, 'source'),
+        account: requiredString(command, args, 'account'),
+      });
+      return { data: link, text: `source ${link.source} no longer serves account ${link.account}` };
     },
   ),
   adminCommand(

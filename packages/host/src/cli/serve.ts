@@ -327,8 +327,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     for (const integration of examples.flatMap((example) => example.integrations)) {
       const version = await liveVersion(host.db, integration.slug);
       if (version === undefined) continue;
-      // Only a first install activates: an example the demo account deactivated stays off.
+      // Only a first install activates: an example the demo account deactivated stays off. The
+      // source the example went to serves the demo account first (activation requires it).
       if (integration.firstInstall) {
+        await addSourceAccount(host.db, version.sourceId, demo.accountId);
         await activateIntegration(host, { version, accountId: demo.accountId, userId: demo.userId });
       }
       if ((await findActivation(host.db, integration.slug, demo.accountId)) !== undefined)

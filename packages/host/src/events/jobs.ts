@@ -1,6 +1,7 @@
 import type { WebhookRequestInit } from '@platform/sdk/runtime';
 import { type PreparedSql, prepared, type Queryable } from '../db/Db.js';
 import { newId } from '../store/ids.js';
+import { sourceServesAccountSql } from '../store/integrations.js';
 
 /** Webhook deliveries, schedule runs, and the publish gate's checks of a submission. */
 export type JobKind = 'webhook' | 'schedule' | 'gate';
@@ -221,8 +222,10 @@ function claimStatement(limit: number, filtered: boolean): PreparedSql {
        request_method, request_headers, request_content_type, run_at, created_at,
        -- A lookup per claimed row: as an EXISTS, the plan hashed every activation of every
        -- integration at each claim (1,000 rows for 16 jobs in the 10,000-run bench).
-       COALESCE((SELECT true FROM activations a
+       -- Active means activated and served: a source that stops serving the account stops its jobs.
+       COALESCE((SELECT true FROM activations a JOIN integrations i ON i.slug = a.integration_slug
                  WHERE a.integration_slug = jobs.integration_slug AND a.account_id = jobs.account_id
+                   AND ${sourceServesAccountSql('i.source_id', 'a.account_id')}
                  LIMIT 1), false) AS active`);
   claimStatements.set(key, statement);
   return statement;

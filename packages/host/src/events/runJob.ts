@@ -4,7 +4,7 @@ import { redactText } from '@platform/sdk/runtime';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { Db } from '../db/Db.js';
 import type { HostServices } from '../HostServices.js';
-import { type InstalledVersion, readBundle } from '../store/integrations.js';
+import { type InstalledVersion, readBundle, sourceServesAccountSql } from '../store/integrations.js';
 import { jobFinisher, LeaseLost, retryDelay } from './jobFinisher.js';
 import { holdsJob, type Job, type JobOutcome, type RetryPolicy } from './jobs.js';
 
@@ -110,17 +110,22 @@ export async function runJob(
     return fail(`${job.kind} job without account or version`, false);
   const version = await versionById(services.db, versionId);
   if (version === undefined) return fail(`version ${versionId} no longer exists`, false);
-  // Asked when it was claimed (`claimJobs`), else now: a deactivated account's job never runs its handler.
+  // Asked when it was claimed (`claimJobs`), else now: the job of a deactivated account, or of one
+  // the integration's source no longer serves, never runs its handler.
   const active =
     job.active ??
     (
-      await services.db.query('SELECT 1 FROM activations WHERE integration_slug = $1 AND account_id = $2', [
-        job.slug,
-        accountId,
-      ])
+      await services.db.query(
+        `SELECT 1 FROM activations a JOIN integrations i ON i.slug = a.integration_slug
+         WHERE a.integration_slug = $1 AND a.account_id = $2 AND ${sourceServesAccountSql('i.source_id', '$2')}`,
+        [job.slug, accountId],
+      )
     ).rowCount > 0;
   if (!active) {
-    return fail(`integration "${job.slug}" is no longer activated for account ${accountId}`, false);
+    return fail(
+      `integration "${job.slug}" is no longer activated for account ${accountId}, or its source no longer serves it`,
+      false,
+    );
   }
 
   let recorded = false;

@@ -1,7 +1,7 @@
 import { effectiveToolName, effectiveToolNameProblem } from '@platform/integration-schema';
 import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
-import { type InstalledVersion, readBundle } from '../store/integrations.js';
+import { type InstalledVersion, readBundle, sourceServesAccountSql } from '../store/integrations.js';
 import { type ToolPolicy, toolPolicies } from '../store/toolPolicies.js';
 
 export type ToolEffect = 'read' | 'write' | 'destructive';
@@ -27,6 +27,7 @@ export interface CatalogTool {
 // An input schema the manifest could not state: the tool still takes an object.
 const ANY_OBJECT = { type: 'object' } as const;
 
+// Activated integrations whose source serves the account (the tenancy rule): no other tool is served.
 const CATALOG_SQL = `
 SELECT i.slug, i.source_id, v.id AS version_id, v.number, v.manifest,
        oc.account_id IS NOT NULL AS connected
@@ -34,7 +35,7 @@ FROM activations a
 JOIN integrations i ON i.slug = a.integration_slug
 JOIN versions v ON v.id = i.live_version_id
 LEFT JOIN oauth_connections oc ON oc.integration_slug = i.slug AND oc.account_id = a.account_id
-WHERE a.account_id = $1`;
+WHERE a.account_id = $1 AND ${sourceServesAccountSql('i.source_id', 'a.account_id')}`;
 
 /**
  * Every tool the account's models may call, blocked ones included (with `policy: 'block'`), in a

@@ -2,7 +2,7 @@ import type { DefinitionManifest } from '@platform/sdk/runtime';
 import type { Context } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import { sha256 } from '../store/ids.js';
-import { type InstalledVersion, readBundle } from '../store/integrations.js';
+import { type InstalledVersion, readBundle, sourceServesAccountSql } from '../store/integrations.js';
 import {
   accountByRefSql,
   CREDENTIAL_COLUMNS_SQL,
@@ -23,7 +23,9 @@ export interface CallTarget {
 }
 
 // Everything a call needs to be allowed, in one round trip: it runs before every action. `$3` is
-// the account's id or slug; membership and activation join on the id it resolves to.
+// the account's id or slug; membership and activation join on the id it resolves to. The live
+// version joins only when its source serves that account (the tenancy rule): otherwise the call
+// is refused exactly like an unknown slug.
 const RESOLVE_SQL = `
 SELECT u.id, u.email, u.name, u.is_platform_admin, ${CREDENTIAL_COLUMNS_SQL}, acc.id AS account_id, m.role,
        v.id AS version_id, v.number, v.manifest, i.source_id,
@@ -33,14 +35,16 @@ JOIN users u ON u.id = s.user_id
 LEFT JOIN (${accountByRefSql('$3')}) acc ON true
 LEFT JOIN memberships m ON m.user_id = u.id AND m.account_id = acc.id
 LEFT JOIN integrations i ON i.slug = $4
-LEFT JOIN versions v ON v.id = i.live_version_id
+LEFT JOIN versions v ON v.id = i.live_version_id AND ${sourceServesAccountSql('i.source_id', 'acc.id')}
 LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = acc.id
 WHERE s.token_hash = $1 AND s.kind IN ($2, $5)`;
 
 /**
  * Who calls which integration for which account: signed in, `accountId` (an account's id or slug)
  * naming an account (else 404 `account_not_found`) the user is a member of (else 403 `forbidden`),
- * the integration installed, and (unless `allowInactive`) activated for that account.
+ * the integration installed with a live version on a source that serves the account (else 404
+ * `integration_not_found`, {@link integrationNotFound}), and (unless `allowInactive`) activated
+ * for that account.
  * The row is memoized in `services.cache` (successes only, keyed by credential, account and slug):
  * a change to any table it reads is seen within the cache's bound, and every rule below, expiry
  * against `services.now()` included, is checked again on each call.
@@ -113,6 +117,15 @@ export function accountFailure(
   return undefined;
 }
 
+/**
+ * The one answer for a slug a caller cannot reach: not installed, no live version, or on a source
+ * that does not serve the account. The same words for all three, so a refusal never tells another
+ * tenant's integrations from slugs that do not exist.
+ */
+export function integrationNotFound(slug: string): RouteError {
+  return new RouteError(404, 'integration_not_found', `No integration "${slug}" is installed on this host.`);
+}
+
 /** The user columns of a resolved row (`u.id, u.email, u.name, u.is_platform_admin`). */
 export function userFromRow(row: Record<string, unknown>): User {
   return {
@@ -140,13 +153,7 @@ function callFailure(
     'Add the accountId query parameter naming the account to act for (its id or slug).',
   );
   if (account !== undefined) return account;
-  if (row.version_id === null) {
-    return new RouteError(
-      404,
-      'integration_not_found',
-      `No integration "${slug}" is installed on this host.`,
-    );
-  }
+  if (row.version_id === null) return integrationNotFound(slug);
   if (!allowInactive && row.active !== true) {
     return new RouteError(
       403,

@@ -4,11 +4,16 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
-import { deleteActivation, findActivation, upsertActivation } from '../store/integrations.js';
+import {
+  deleteActivation,
+  findActivation,
+  SourceDoesNotServeError,
+  upsertActivation,
+} from '../store/integrations.js';
 import { membershipRole } from '../store/users.js';
 import { ACCOUNT_MANAGERS } from './_account.js';
 import { checkStateChange } from './_auth.js';
-import { type CallTarget, resolveCall } from './_call.js';
+import { type CallTarget, integrationNotFound, resolveCall } from './_call.js';
 import { errorResponse, RouteError } from './_errors.js';
 import { parsedBody } from './_jsonBody.js';
 
@@ -22,6 +27,8 @@ const ACTIVATION_USAGE = '{ "data": { ... } } (or an empty body)';
  *   the live version (`consented_version_id`, what the marketplace compares a newer one against)
  * - `PUT    /<slug>/activation/data?accountId=` body `{ data }` -> replaces the activation data
  * - `DELETE /<slug>/activation?accountId=` -> deactivates
+ * Every route resolves through `resolveCall`: an integration whose source does not serve the
+ * account answers 404 `integration_not_found`, the same as a slug that does not exist.
  * `onActivate` runs after the activation is first persisted and after its data is updated; its
  * errors are logged, never fatal.
  */
@@ -52,7 +59,7 @@ export function activationRoutes(services: HostServices): Hono {
     });
     const existing = await findActivation(services.db, target.version.slug, target.accountId);
     const data = body.data === undefined ? (existing?.data ?? null) : body.data;
-    const { created } = await upsertActivation(services.db, {
+    const { created } = await servedActivation(services, {
       slug: target.version.slug,
       accountId: target.accountId,
       userId: target.user.id,
@@ -77,7 +84,7 @@ export function activationRoutes(services: HostServices): Hono {
     if ((await findActivation(services.db, target.version.slug, target.accountId)) === undefined) {
       return errorResponse(c, 403, 'not_activated', 'Activate the integration before updating its data.');
     }
-    await upsertActivation(services.db, {
+    await servedActivation(services, {
       slug: target.version.slug,
       accountId: target.accountId,
       userId: target.user.id,
@@ -94,6 +101,22 @@ export function activationRoutes(services: HostServices): Hono {
   });
 
   return app;
+}
+
+/**
+ * `upsertActivation`, answering a refusal for tenancy (the source stopped serving the account
+ * after the call resolved) as the resolution itself would: 404 like an unknown slug.
+ */
+async function servedActivation(
+  services: HostServices,
+  input: Parameters<typeof upsertActivation>[1],
+): Promise<{ created: boolean }> {
+  try {
+    return await upsertActivation(services.db, input);
+  } catch (error) {
+    if (error instanceof SourceDoesNotServeError) throw integrationNotFound(input.slug);
+    throw error;
+  }
 }
 
 async function managedCall(

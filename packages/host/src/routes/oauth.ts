@@ -17,7 +17,7 @@ import { findOAuthConnection, recordOAuthConnection } from '../oauth/oauthConnec
 import { consumeOAuthState, createOAuthState } from '../oauth/oauthStates.js';
 import { readClientCredentials } from '../oauth/readClientCredentials.js';
 import { securityEvent } from '../security/securityEvent.js';
-import { type InstalledVersion, liveVersion } from '../store/integrations.js';
+import { type InstalledVersion, liveVersion, sourceServesAccount } from '../store/integrations.js';
 import { membershipRole, type User } from '../store/users.js';
 import { authenticate, hostOrigin } from './_auth.js';
 import { resolveCall } from './_call.js';
@@ -135,6 +135,10 @@ export function oauthRoutes(services: HostServices): Hono {
       const oauth = version?.manifest.oauth;
       if (version === undefined || oauth === undefined) {
         throw new OAuthFailure('not_configured', 'the integration no longer declares oauth');
+      }
+      // The tenancy rule again: the source may have stopped serving the account since the start.
+      if (!(await sourceServesAccount(services.db, version.sourceId, consumed.accountId))) {
+        throw new OAuthFailure('not_configured', 'the integration is not available to the account');
       }
       const credentials = await readClientCredentials(services.db, services.secretBox, {
         version,

@@ -11,7 +11,7 @@ import { type Context, Hono } from 'hono';
 import type { HostServices } from '../HostServices.js';
 import type { WebhookPayloadVerdict } from '../runtime/Runtime.js';
 import { securityEvent } from '../security/securityEvent.js';
-import { readBundle } from '../store/integrations.js';
+import { readBundle, sourceServesAccountSql } from '../store/integrations.js';
 import { readSecret } from '../store/secrets.js';
 import { accountByRefSql } from '../store/users.js';
 import { hostOrigin } from './_auth.js';
@@ -22,13 +22,16 @@ import { answerWebhookReply } from './_webhookReply.js';
 /** Attempts of a webhook delivery (the first and its retries) before it is marked failed. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 
-// `$2` is the account's id or slug; the activation joins on the id it resolves to.
+// `$2` is the account's id or slug; the activation joins on the id it resolves to, and only while
+// the integration's source serves that account (the tenancy rule): an unserved account answers
+// like one without the activation, the same as an account that does not exist.
 const TARGET_SQL = `
 SELECT v.id AS version_id, v.manifest, i.source_id, a.account_id
 FROM integrations i
 JOIN versions v ON v.id = i.live_version_id
 LEFT JOIN (${accountByRefSql('$2')}) acc ON true
 LEFT JOIN activations a ON a.integration_slug = i.slug AND a.account_id = acc.id
+  AND ${sourceServesAccountSql('i.source_id', 'acc.id')}
 WHERE i.slug = $1`;
 
 // JSON is UTF-8 (RFC 8259): a body that is not is refused rather than altered.

@@ -168,11 +168,57 @@ export function sourceServesAccountSql(source: string, account: string): string 
   return `EXISTS (SELECT 1 FROM source_accounts sa WHERE sa.source_id = ${source} AND sa.account_id = ${account})`;
 }
 
+/** Serves an account from a source (its live versions reach the account); again changes nothing. */
 export async function addSourceAccount(db: Queryable, sourceId: string, accountId: string): Promise<void> {
   await db.query(
     'INSERT INTO source_accounts (source_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
     [sourceId, accountId],
   );
+}
+
+/**
+ * Stops serving an account from a source; says whether it was served. The account's activations
+ * stay (serving it again restores them) but every call, tool and delivery through them stops: the
+ * statement bumps the cache epoch (migration 0015), so no instance keeps a cached resolution.
+ */
+export async function removeSourceAccount(
+  db: Queryable,
+  sourceId: string,
+  accountId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'DELETE FROM source_accounts WHERE source_id = $1 AND account_id = $2',
+    [sourceId, accountId],
+  );
+  return rowCount > 0;
+}
+
+/** Whether a source serves an account ({@link sourceServesAccountSql} as a question). */
+export async function sourceServesAccount(
+  db: Queryable,
+  sourceId: string,
+  accountId: string,
+): Promise<boolean> {
+  const { rows } = await db.query(`SELECT ${sourceServesAccountSql('$1', '$2')} AS served`, [
+    sourceId,
+    accountId,
+  ]);
+  return rows[0]?.served === true;
+}
+
+/**
+ * Thrown when an activation is refused because no source serving the account carries the
+ * integration. Routes answer it like an unknown slug (other tenants' names stay unknown); the
+ * admin CLI names the fix (`platform-host admin source-account add`).
+ */
+export class SourceDoesNotServeError extends Error {
+  override readonly name = 'SourceDoesNotServeError';
+  constructor(
+    readonly slug: string,
+    readonly accountId: string,
+  ) {
+    super(`The source of integration "${slug}" does not serve account ${accountId}.`);
+  }
 }
 
 /**
@@ -271,7 +317,27 @@ export async function findActivation(
   return { data: row.data ?? null, activatedAt: row.activated_at as Date, updatedAt: row.updated_at as Date };
 }
 
-/** Activates (or updates the data of) an integration for an account; says whether it was new. */
+// The activation is written only while the integration's source serves the account, and the
+// `source_accounts` row is held (FOR KEY SHARE) until the statement's transaction ends: a
+// concurrent `removeSourceAccount` waits for it, or wins and leaves nothing to insert. Either way
+// no activation is recorded for an account its source no longer serves.
+const UPSERT_ACTIVATION_SQL = `
+WITH served AS (
+  SELECT 1 FROM integrations i
+  JOIN source_accounts sa ON sa.source_id = i.source_id AND sa.account_id = $2
+  WHERE i.slug = $1
+  FOR KEY SHARE OF sa
+)
+INSERT INTO activations (integration_slug, account_id, activated_by, data, consented_version_id)
+SELECT $1, $2, $3, $4::jsonb, $5 WHERE EXISTS (SELECT 1 FROM served)
+ON CONFLICT (integration_slug, account_id) DO UPDATE SET data = excluded.data, updated_at = now(),
+  consented_version_id = COALESCE(excluded.consented_version_id, activations.consented_version_id)
+RETURNING (xmax = 0) AS created`;
+
+/**
+ * Activates (or updates the data of) an integration for an account; says whether it was new.
+ * Throws {@link SourceDoesNotServeError} when the integration's source does not serve the account.
+ */
 export async function upsertActivation(
   db: Queryable,
   input: {
@@ -283,21 +349,16 @@ export async function upsertActivation(
     consentedVersionId?: string;
   },
 ): Promise<{ created: boolean }> {
-  const { rows } = await db.query(
-    `INSERT INTO activations (integration_slug, account_id, activated_by, data, consented_version_id)
-     VALUES ($1, $2, $3, $4::jsonb, $5)
-     ON CONFLICT (integration_slug, account_id) DO UPDATE SET data = excluded.data, updated_at = now(),
-       consented_version_id = COALESCE(excluded.consented_version_id, activations.consented_version_id)
-     RETURNING (xmax = 0) AS created`,
-    [
-      input.slug,
-      input.accountId,
-      input.userId,
-      JSON.stringify(input.data ?? null),
-      input.consentedVersionId ?? null,
-    ],
-  );
-  return { created: rows[0]?.created === true };
+  const { rows } = await db.query(UPSERT_ACTIVATION_SQL, [
+    input.slug,
+    input.accountId,
+    input.userId,
+    JSON.stringify(input.data ?? null),
+    input.consentedVersionId ?? null,
+  ]);
+  const row = rows[0];
+  if (row === undefined) throw new SourceDoesNotServeError(input.slug, input.accountId);
+  return { created: row.created === true };
 }
 
 export async function deleteActivation(db: Queryable, slug: string, accountId: string): Promise<boolean> {

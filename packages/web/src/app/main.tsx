@@ -3,7 +3,7 @@ import './app.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.js';
+import { App, preloadPage } from './App.js';
 import { ApiError } from './api.js';
 
 const queryClient = new QueryClient({
@@ -16,6 +16,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+preloadPage(window.location.pathname);
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('The shell page has no #root element.');
