@@ -1,25 +1,24 @@
 // A version's tile and activation form in the web app, in a real Chromium: the tile renders in its
 // sandboxed frame on the marketplace, an owner activates and fills the activation form and its data
 // is saved through the bridge, a member sees no form, and a hostile activation form cannot write
-// another integration's activation data. Screenshots in test-results/screenshots/web-forms-*.png.
-import type { AddressInfo } from 'node:net';
-import { type ServerType, serve as serveNode } from '@hono/node-server';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+// another integration's activation data. Screenshots in test-results/screenshots/webForms.browser.test.ts/.
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, screenshot, seriousAxeViolations } from '../../cli/test/_browser.js';
 import { addSourceAccount, findActivation } from '../src/store/integrations.js';
 import { addMembership, createUser } from '../src/store/users.js';
+import { browserMissing, expectNoSeriousAxeViolations, useBrowser } from './_browser.js';
 import { installFixture, startTestHost, type TestHost } from './_host.js';
+import { type LoopbackServer, serveOnLoopback } from './_nodeServer.js';
 
 const noBrowser = browserMissing();
 
 describe.skipIf(noBrowser !== undefined)(
   `tiles and activation forms in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
   () => {
+    const chromium = useBrowser(import.meta.url);
     let host: TestHost;
-    let server: ServerType;
+    let server: LoopbackServer;
     let origin: string;
-    let browser: Browser;
     const password = 'correct horse';
 
     beforeAll(async () => {
@@ -29,25 +28,19 @@ describe.skipIf(noBrowser !== undefined)(
       });
       const versions = await installFixture(host, 'web-forms');
       await addSourceAccount(host.db, versions[0]!.sourceId, host.accountId);
-      server = await new Promise<ServerType>((resolve) => {
-        const started = serveNode({ fetch: host.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-          resolve(started),
-        );
-      });
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await launchChromium();
+      server = await serveOnLoopback(host.app.fetch);
+      origin = server.origin;
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await new Promise((resolve) => server?.close(resolve));
+      await server?.close();
       await host?.close();
     });
 
     async function signedIn(
       email: string,
     ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const context = await chromium.browser().newContext({ viewport: { width: 1400, height: 900 } });
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
       const problems: string[] = [];
@@ -65,8 +58,8 @@ describe.skipIf(noBrowser !== undefined)(
     }
 
     async function checkPage(page: Page, name: string, problems: string[]): Promise<void> {
-      await screenshot(page, `web-forms-${name}`);
-      expect(await seriousAxeViolations(page), `axe on ${name}`).toEqual([]);
+      await chromium.screenshot(page, name);
+      await expectNoSeriousAxeViolations(page, { frames: true, name });
       expect(problems, `problems on ${name}`).toEqual([]);
     }
 
