@@ -89,6 +89,12 @@ async function measureMinute(baseUrl: string) {
       `INSERT INTO activations (integration_slug, account_id, data) SELECT $1, 'acct_' || n, 'null'::jsonb FROM generate_series(1, $2) n`,
       [SLUG, ACCOUNTS],
     );
+    // The integration's source serves every account (a job of an unserved one never runs).
+    await a.db.query(
+      `INSERT INTO source_accounts (source_id, account_id)
+       SELECT i.source_id, a.id FROM integrations i CROSS JOIN accounts a WHERE i.slug = $1 AND a.id LIKE 'acct\\_%'`,
+      [SLUG],
+    );
     // Steady state: every schedule was considered at 09:59 (a first sight would fire at once).
     await a.db.query(
       `INSERT INTO schedule_marks (integration_slug, schedule_id, account_id, last_minute)

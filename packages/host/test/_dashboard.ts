@@ -10,7 +10,7 @@ export async function startDashboardHost(): Promise<TestHost> {
   const host = await startTestHost({ projects: ['dashboard/board', 'dashboard/crm'] });
   // Tenancy: a version is live for an account only on a source that serves it.
   await host.db.query(
-    'INSERT INTO source_accounts (source_id, account_id) SELECT DISTINCT source_id, $1 FROM integrations',
+    'INSERT INTO source_accounts (source_id, account_id) SELECT DISTINCT source_id, $1 FROM integrations ON CONFLICT DO NOTHING',
     [host.accountId],
   );
   return host;

@@ -283,6 +283,14 @@ describe('platform-host commands in process', { timeout: 60_000 }, () => {
       source: 'local',
       name: 'API_KEY',
     });
+    // test-notes is on source local, which does not serve acme yet: refused, naming the fix.
+    await expect(
+      adminAddActivation({ ...data, integration: 'test-notes', account: 'acme' }),
+    ).rejects.toMatchObject({
+      code: 'refused',
+      hint: expect.stringContaining('`platform-host admin source-account add --source local --account acme`'),
+    });
+    await adminAddSourceAccount({ ...data, source: 'local', account: 'acme' });
     const activation = await adminAddActivation({ ...data, integration: 'test-notes', account: 'acme' });
     expect(activation).toMatchObject({
       integration: 'test-notes',

@@ -5,7 +5,7 @@ import type { CliIo } from '../src/cli/Command.js';
 import { runCli } from '../src/cli/runCli.js';
 import { type RunningServer, serve } from '../src/cli/serve.js';
 import { installProject } from '../src/install/installProject.js';
-import { upsertActivation } from '../src/store/integrations.js';
+import { addSourceAccount, upsertActivation } from '../src/store/integrations.js';
 import { tempDir } from './_cli.js';
 import { FIXTURES } from './_host.js';
 
@@ -42,11 +42,13 @@ describe('serve runs the job worker and the scheduler', { timeout: 60_000 }, () 
     dataDir = join(root.path, 'data');
     running = await serve({ dataDir, port: 0, examplesDir: null, logger: silent, shutdownTimeoutMs: 10_000 });
     const { host, demo } = running;
-    await installProject({
+    const { source } = await installProject({
       db: host.db,
       runtime: host.services.runtime,
       projectDir: join(FIXTURES, 'events-load'),
     });
+    // Served first: activation requires a source that serves the account.
+    await addSourceAccount(host.db, source.id, demo.accountId);
     await upsertActivation(host.db, {
       slug: SLUG,
       accountId: demo.accountId,

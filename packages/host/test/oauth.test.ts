@@ -83,6 +83,11 @@ describe('OAuth routes against a real authorization server', () => {
       name: 'Other',
     });
     await addMembership(bed.host.db, account.id, bed.host.userId, 'owner');
+    // Served by the fixtures' source, as the seeded account is (the tenancy rule).
+    await bed.host.db.query(
+      'INSERT INTO source_accounts (source_id, account_id) SELECT DISTINCT source_id, $1 FROM integrations',
+      [account.id],
+    );
     return account.id;
   }
 

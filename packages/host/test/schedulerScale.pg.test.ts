@@ -49,6 +49,12 @@ if (baseUrl) {
         `INSERT INTO activations (integration_slug, account_id, data) SELECT $1, 'acct_' || lpad(n::text, 3, '0'), 'null'::jsonb FROM generate_series(1, $2) n`,
         [SLUG, ACCOUNTS],
       );
+      // The integration's source serves every account (a job of an unserved one never runs).
+      await hosts[0]!.db.query(
+        `INSERT INTO source_accounts (source_id, account_id)
+         SELECT i.source_id, a.id FROM integrations i CROSS JOIN accounts a WHERE i.slug = $1 AND a.id LIKE 'acct\\_%'`,
+        [SLUG],
+      );
     });
     afterAll(async () => {
       for (const host of hosts) await host.close();

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/cli/Command.js';
 import { runCli } from '../src/cli/runCli.js';
 import { installProject } from '../src/install/installProject.js';
-import { createSource, sourceServesAccount, upsertActivation } from '../src/store/integrations.js';
+import {
+  addSourceAccount,
+  createSource,
+  removeSourceAccount,
+  sourceServesAccount,
+  upsertActivation,
+} from '../src/store/integrations.js';
 import { addMembership, createAccount } from '../src/store/users.js';
 import { FIXTURES, partnerLog, startTestHost, type TestHost } from './_host.js';
 
@@ -284,5 +290,41 @@ describe('an account its source serves', () => {
     expect(again).toMatchObject({ ok: false, error: { code: 'not_found' } });
     await admin('source-account', 'add', '--source', sourceB.slug, '--account', served.slug);
     expect((await action()).status).toBe(200);
+  });
+});
+
+describe('an activation racing a removal', () => {
+  const settled = async (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  it('a removal waits for an activation that holds the link, and one that went first refuses it', async () => {
+    const account = await createAccount(host.db, { slug: `race-${Date.now()}`, name: 'Race' });
+    await addMembership(host.db, account.id, host.userId, 'owner');
+    await addSourceAccount(host.db, sourceB.id, account.id);
+    const input = { slug: 'test-events', accountId: account.id, userId: host.userId, data: null };
+
+    // The activation's transaction holds the source_accounts row: the removal waits for its commit.
+    let removal: Promise<boolean> | undefined;
+    await host.db.transaction(async (tx) => {
+      await upsertActivation(tx, input);
+      removal = removeSourceAccount(host.db, sourceB.id, account.id);
+      expect(await settled(removal, 300)).toBe(false);
+    });
+    expect(await removal).toBe(true);
+
+    // Served again, then a removal not yet committed: the activation waits, and then refuses.
+    await host.db.query('DELETE FROM activations WHERE account_id = $1', [account.id]);
+    await addSourceAccount(host.db, sourceB.id, account.id);
+    let activation: Promise<unknown> | undefined;
+    await host.db.transaction(async (tx) => {
+      await removeSourceAccount(tx, sourceB.id, account.id);
+      activation = upsertActivation(host.db, input);
+      activation.catch(() => {});
+      expect(await settled(activation, 300)).toBe(false);
+    });
+    await expect(activation).rejects.toMatchObject({ name: 'SourceDoesNotServeError' });
+    expect(
+      (await host.db.query('SELECT 1 FROM activations WHERE account_id = $1', [account.id])).rowCount,
+    ).toBe(0);
   });
 });

@@ -102,6 +102,10 @@ describe('platform-host admin tool policy', { timeout: 120_000 }, () => {
         )
       ).exitCode,
     ).toBe(0);
+    // Installed projects come from the `local` source, which must serve the account (tenancy).
+    expect(
+      (await run('admin', 'source-account', 'add', '--source', 'local', '--account', 'acme')).exitCode,
+    ).toBe(0);
     expect(
       (await run('admin', 'activation', 'add', '--integration', 'test-tools', '--account', 'acme')).exitCode,
     ).toBe(0);

@@ -12,6 +12,8 @@ export type HarnessApiErrorCode =
   | 'invalid_payload'
   | 'webhook_not_found'
   | 'schedule_not_found'
+  | 'tool_not_found'
+  | 'confirmation_required'
   | 'not_configured'
   | 'invalid_signature'
   | 'internal_error';

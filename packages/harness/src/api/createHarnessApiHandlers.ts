@@ -13,12 +13,14 @@ import { readToolbar } from './_toolbar.js';
 import { createFixtureStates } from './fixtureStates.js';
 import { liveStoreFor } from './liveStore.js';
 import { localSecretsFile } from './localSecrets.js';
+import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { createRecorder } from './recorder/createRecorder.js';
 import { actionRoutes } from './routes/actions.js';
 import { localSetupRoutes } from './routes/localSetup.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { scheduleTriggerRoutes } from './routes/scheduleTrigger.js';
 import { storageRoutes } from './routes/storage.js';
+import { toolRoutes } from './routes/tools.js';
 import { webhookTriggerRoutes } from './routes/webhookTrigger.js';
 
 export interface HarnessApiOptions {
@@ -50,6 +52,8 @@ const ROUTES = [
   'GET|POST local-setup',
   'POST triggers/webhooks/<id>',
   'POST triggers/schedules/<id>',
+  'GET tools',
+  'POST tools/<effective name>',
   'GET oauth/connect?returnPath=<path>[&accountId=<id>]',
   'GET oauth/callback',
   'GET oauth/status',
@@ -104,6 +108,7 @@ export function createHarnessApiHandlers(
   });
   app.use('*', loopbackOnly(api));
   app.use('*', sameOriginStateChanges(api));
+  app.route('/', mcpRoutes(api));
   app.use('/api/integrations/:slug/*', async (c, next) => {
     const slug = c.req.param('slug');
     const entry = api.entries.get(slug);
@@ -133,6 +138,7 @@ export function createHarnessApiHandlers(
     localSetupRoutes,
     webhookTriggerRoutes,
     scheduleTriggerRoutes,
+    toolRoutes,
   ]) {
     app.route('/api/integrations/:slug', routes(api));
   }

@@ -32,6 +32,7 @@ import { ErrorBoundary } from './ErrorBoundary.js';
 import { RequestLog } from './RequestLog.js';
 import { TileSurface } from './TileSurface.js';
 import { Toolbar } from './Toolbar.js';
+import { ToolsSurface } from './ToolsSurface.js';
 import { TriggersSurface } from './TriggersSurface.js';
 import { WidgetsSurface } from './WidgetsSurface.js';
 
@@ -42,6 +43,7 @@ const SURFACES = [
   { page: 'tile', label: 'Marketplace tile' },
   { page: 'activation', label: 'Activation' },
   { page: 'triggers', label: 'Triggers' },
+  { page: 'tools', label: 'Tools' },
 ] as const;
 
 export interface EntryPageProps {
@@ -116,6 +118,8 @@ function Surface({ route }: { route: EntryRoute }): ReactNode {
       return <ActivationSurface />;
     case 'triggers':
       return <TriggersSurface />;
+    case 'tools':
+      return <ToolsSurface />;
   }
 }
 

@@ -22,7 +22,7 @@ interface StoredActivation {
 
 /**
  * The harness's single-page app: the index of integrations and, per integration, the Widgets,
- * Marketplace tile, Activation and Triggers surfaces under a toolbar, with a request log.
+ * Marketplace tile, Activation, Triggers and Tools surfaces under a toolbar, with a request log.
  * @example createRoot(root).render(<HarnessShell registry={harnessIntegrations} />);
  */
 export function HarnessShell({ registry, fetch, pageOrigin }: HarnessShellProps): ReactNode {
@@ -102,8 +102,8 @@ function NotFound({ registry }: { readonly registry: HarnessRegistry }): ReactNo
       <h1>Not found</h1>
       <p>
         Nothing here. The harness serves <code>/</code> and <code>/&lt;slug&gt;/widgets</code>,{' '}
-        <code>/tile</code>, <code>/activation</code>, <code>/triggers</code> for the slugs{' '}
-        {slugs.length === 0 ? 'of harness.config.ts (none yet)' : slugs.join(', ')}.
+        <code>/tile</code>, <code>/activation</code>, <code>/triggers</code>, <code>/tools</code> for the
+        slugs {slugs.length === 0 ? 'of harness.config.ts (none yet)' : slugs.join(', ')}.
       </p>
       <p>
         <Link href="/">All integrations</Link>

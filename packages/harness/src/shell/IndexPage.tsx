@@ -30,6 +30,9 @@ export function IndexPage({ registry }: { readonly registry: HarnessRegistry }):
                 <li>
                   <Link href={surfacePath(entry.slug, 'triggers')}>Triggers</Link>
                 </li>
+                <li>
+                  <Link href={surfacePath(entry.slug, 'tools')}>Tools</Link>
+                </li>
               </ul>
             </li>
           ))}

@@ -15,6 +15,18 @@ export function exampleFromSchema(schema: unknown): unknown {
   }
 }
 
+/**
+ * A value a JSON Schema accepts (the Tools surface's form starts from it), or `{}` when none can be made.
+ * @example exampleFromJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 3 } } }) // { n: 3 }
+ */
+export function exampleFromJsonSchema(json: JsonSchema): unknown {
+  try {
+    return exampleOf(json, json, 0) ?? {};
+  } catch {
+    return {};
+  }
+}
+
 function jsonSchemaOf(schema: unknown): JsonSchema | undefined {
   const standard = (
     schema as { '~standard'?: { jsonSchema?: { input?: (options: object) => unknown } } } | null

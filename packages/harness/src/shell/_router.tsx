@@ -40,7 +40,7 @@ export function navigate(path: string): void {
 export type ShellRoute =
   | { readonly page: 'index' }
   | { readonly page: 'widgets'; readonly slug: string; readonly widgetId?: string }
-  | { readonly page: 'tile' | 'activation' | 'triggers'; readonly slug: string }
+  | { readonly page: 'tile' | 'activation' | 'triggers' | 'tools'; readonly slug: string }
   | { readonly page: 'not-found' };
 
 export function matchRoute(pathname: string): ShellRoute {
@@ -55,7 +55,7 @@ export function matchRoute(pathname: string): ShellRoute {
   if (surface === 'widgets')
     return id === undefined ? { page: 'widgets', slug } : { page: 'widgets', slug, widgetId: id };
   if (id !== undefined) return { page: 'not-found' };
-  if (surface === 'tile' || surface === 'activation' || surface === 'triggers')
+  if (surface === 'tile' || surface === 'activation' || surface === 'triggers' || surface === 'tools')
     return { page: surface, slug };
   return { page: 'not-found' };
 }

@@ -6,7 +6,16 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { StorageConflictError } from '@platform/sdk/integration';
-import { STORAGE_CONFLICT_MESSAGE, type ToolEnvelope } from '@platform/sdk/runtime';
+import {
+  STORAGE_CONFLICT_MESSAGE,
+  type ToolEnvelope,
+  toolCallResult,
+  toolConfirmationPrompt,
+  toolConfirmationSchema,
+  toolConfirmationUnavailableMessage,
+  toolNotConfirmedMessage,
+  toolRefusal,
+} from '@platform/sdk/runtime';
 import { callCapabilities } from '../capabilities/callCapabilities.js';
 import type { HostServices } from '../HostServices.js';
 import { consumeCallRate } from '../routes/_callRate.js';
@@ -32,21 +41,18 @@ export async function confirmation(
         ?.clientCapabilities ?? server.getClientCapabilities();
     if (capabilities?.elicitation === undefined) {
       return refusal(
-        `Not run: "${tool.name}" ${tool.effect === 'read' ? 'is highly sensitive' : `${tool.effect === 'destructive' ? 'destroys' : 'changes'} data`}, so it runs only after you confirm, and this client cannot ask you (it does not support elicitation). Use a client that does, or an account owner can let it run without asking: \`platform-host admin tool policy --account ${caller.accountSlug} --tool ${tool.name} --policy allow\`.`,
+        toolConfirmationUnavailableMessage(
+          tool,
+          `an account owner can let it run without asking: \`platform-host admin tool policy --account ${caller.accountSlug} --tool ${tool.name} --policy allow\`.`,
+        ),
       );
     }
     const { state: sealed } = sealConfirmation(services.secretBox, call, services.now());
     return inputRequired({
       inputRequests: {
         confirm: inputRequired.elicit({
-          message: confirmationPrompt(tool, args),
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              confirm: { type: 'boolean', title: `Run ${tool.name}`, description: 'Yes to run it now.' },
-            },
-            required: ['confirm'],
-          },
+          message: toolConfirmationPrompt(tool, args),
+          requestedSchema: toolConfirmationSchema(tool),
         }),
       },
       requestState: sealed,
@@ -55,7 +61,7 @@ export async function confirmation(
   const opened = openConfirmation(services.secretBox, state, call, services.now());
   if (!opened.ok) return refusal(`Not run: ${opened.why}. Call the tool again to be asked anew.`);
   const answer = acceptedContent<{ confirm?: unknown }>(ctx.mcpReq.inputResponses, 'confirm');
-  if (answer?.confirm !== true) return refusal(`Not run: "${tool.name}" was not confirmed.`);
+  if (answer?.confirm !== true) return refusal(toolNotConfirmedMessage(tool));
   if (
     !(await useConfirmation(
       services.db,
@@ -67,20 +73,6 @@ export async function confirmation(
     return refusal('Not run: this confirmation was already used. Call the tool again to be asked anew.');
   }
   return 'confirmed';
-}
-
-const PROMPT_ARGS_CHARS = 600;
-
-function confirmationPrompt(tool: CatalogTool, args: unknown): string {
-  const shown = JSON.stringify(args ?? {});
-  const argsText = shown.length > PROMPT_ARGS_CHARS ? `${shown.slice(0, PROMPT_ARGS_CHARS)}…` : shown;
-  const effect =
-    tool.effect === 'destructive'
-      ? 'It destroys data and cannot be undone.'
-      : tool.effect === 'write'
-        ? 'It changes data.'
-        : 'It reads sensitive data.';
-  return `${tool.version.slug} wants to run "${tool.toolName}" with ${argsText}. ${effect} Run it?`;
 }
 
 export async function runTool(
@@ -144,16 +136,9 @@ export async function runTool(
     return failed();
   }
   services.logger.info({ ...identity, outcome: 'ok' }, 'tool call');
-  const data = envelope.data;
-  const text = JSON.stringify(data ?? null);
-  return {
-    content: [{ type: 'text', text }],
-    ...(typeof data === 'object' && data !== null && !Array.isArray(data)
-      ? { structuredContent: data as Record<string, unknown> }
-      : {}),
-  };
+  return toolCallResult(envelope.data) as CallToolResult;
 }
 
 export function refusal(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  return toolRefusal(message) as CallToolResult;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { toolArgumentsJson } from '@platform/sdk/runtime';
 import type { SecretBox } from '../secrets/SecretBox.js';
 
 /** How long a person has to answer a confirmation prompt, and the sealed state stays usable. */
@@ -19,20 +20,7 @@ export interface ConfirmationClaim {
 
 /** The arguments' fingerprint: SHA-256 of their JSON with object keys sorted. */
 export function argumentsHash(args: unknown): string {
-  return createHash('sha256')
-    .update(stableJson(args ?? {}))
-    .digest('base64url');
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return createHash('sha256').update(toolArgumentsJson(args)).digest('base64url');
 }
 
 /** A new claim for a call about to ask, sealed (encrypted and authenticated with the host's key). */

@@ -1,31 +1,28 @@
-import { effectiveToolName, effectiveToolNameProblem } from '@platform/integration-schema';
-import type { DefinitionManifest } from '@platform/sdk/runtime';
+import {
+  type DefinitionManifest,
+  mcpToolOf,
+  needsConfirmation as needsConfirmationUnder,
+  type ToolDescriptor,
+  type ToolEffect,
+  type ToolSensitivity,
+  toolDescriptors,
+} from '@platform/sdk/runtime';
 import type { Queryable } from '../db/Db.js';
 import { type InstalledVersion, readBundle, sourceServesAccountSql } from '../store/integrations.js';
 import { type ToolPolicy, toolPolicies } from '../store/toolPolicies.js';
 
-export type ToolEffect = 'read' | 'write' | 'destructive';
-export type ToolSensitivity = 'low' | 'medium' | 'high';
+export type { ToolEffect, ToolSensitivity };
 
-/** One tool an account's models may see: a tool with a handler of an activated integration's live version. */
-export interface CatalogTool {
-  /** What the model calls it by (`effectiveToolName`). */
-  readonly name: string;
-  /** The tool's declared name, what the guest engine runs. */
-  readonly toolName: string;
-  readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  /** From `proposes.tools`; a tool the integration proposes nothing for counts as `write` and `high`. */
-  readonly effect: ToolEffect;
-  readonly sensitivity: ToolSensitivity;
+/**
+ * One tool an account's models may see: a tool with a handler of an activated integration's live
+ * version, as the sdk's `toolDescriptors` describes it, with the account's policy.
+ */
+export interface CatalogTool extends ToolDescriptor {
   readonly policy: ToolPolicy;
   readonly version: InstalledVersion;
   /** The integration has OAuth and the account has not connected it. */
   readonly notConnected: boolean;
 }
-
-// An input schema the manifest could not state: the tool still takes an object.
-const ANY_OBJECT = { type: 'object' } as const;
 
 // Activated integrations whose source serves the account (the tenancy rule): no other tool is served.
 const CATALOG_SQL = `
@@ -74,53 +71,18 @@ export async function accountTools(db: Queryable, accountId: string): Promise<Ca
 
 /**
  * The tools of a version that models are served, as the catalog and the marketplace show them:
- * those with a handler and a name model APIs take, by effective name, with the effect and
- * sensitivity `proposes` gives them (unproposed: `write` and `high`, the cautious reading).
+ * the sdk's `toolDescriptors` (one rule for the host and the harness).
  */
-export function servedTools(
-  slug: string,
-  manifest: DefinitionManifest,
-): Pick<CatalogTool, 'name' | 'toolName' | 'description' | 'inputSchema' | 'effect' | 'sensitivity'>[] {
-  return manifest.tools
-    .filter((tool) => tool.hasHandler === true && effectiveToolNameProblem(slug, tool.name) === undefined)
-    .map((tool) => {
-      const proposed = manifest.proposes?.tools?.[tool.name];
-      return {
-        name: effectiveToolName(slug, tool.name),
-        toolName: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema ?? ANY_OBJECT,
-        effect: proposed?.effect ?? 'write',
-        sensitivity: proposed?.sensitivity ?? 'high',
-      };
-    });
+export function servedTools(slug: string, manifest: DefinitionManifest): ToolDescriptor[] {
+  return toolDescriptors(slug, manifest);
 }
 
 /** Whether a call of the tool waits for the person's confirmation under its policy. */
 export function needsConfirmation(tool: Pick<CatalogTool, 'effect' | 'sensitivity' | 'policy'>): boolean {
-  if (tool.policy === 'allow') return false;
-  return tool.effect !== 'read' || tool.sensitivity === 'high';
+  return needsConfirmationUnder(tool, tool.policy);
 }
 
-/** What `tools/list` shows a model of one tool (MCP `Tool`). */
+/** What `tools/list` shows a model of one tool (MCP `Tool`), with the version in `_meta`. */
 export function listedTool(tool: CatalogTool): Record<string, unknown> {
-  const annotations =
-    tool.effect === 'read'
-      ? { readOnlyHint: true, openWorldHint: true }
-      : tool.effect === 'write'
-        ? { readOnlyHint: false, destructiveHint: false, openWorldHint: true }
-        : { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
-  return {
-    name: tool.name,
-    title: `${tool.version.slug}: ${tool.toolName}`,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    annotations,
-    _meta: {
-      'platform/effect': tool.effect,
-      'platform/sensitivity': tool.sensitivity,
-      'platform/integration': tool.version.slug,
-      'platform/version': tool.version.number,
-    },
-  };
+  return mcpToolOf(tool, tool.version.number);
 }

@@ -103,6 +103,25 @@ export {
   storageRefId,
   type VersionedValue,
 } from './storageTransaction.js';
+export { type ToolCallResult, toolCallResult, toolRefusal } from './toolCallResult.js';
+export {
+  toolArgumentsJson,
+  toolConfirmationPrompt,
+  toolConfirmationSchema,
+  toolConfirmationUnavailableMessage,
+  toolNotConfirmedMessage,
+} from './toolConfirmation.js';
+export {
+  mcpToolOf,
+  needsConfirmation,
+  type ToolAnnotations,
+  type ToolDescriptor,
+  type ToolEffect,
+  type ToolPolicy,
+  type ToolSensitivity,
+  toolAnnotations,
+  toolDescriptors,
+} from './toolDescriptors.js';
 export {
   type VerifyWebhookSignatureInput,
   verifyWebhookSignature,

@@ -56,10 +56,19 @@ export interface DevServer {
 /** The path prefix the harness API handlers answer; everything else is the Vite shell. */
 export const API_PREFIX = '/api/integrations/';
 
+/** The harness's MCP server (the host's `/mcp` on loopback), also answered by the harness handlers. */
+export const MCP_PATH = '/mcp';
+
+// Whether the harness handlers answer this request path (the API or `/mcp`, with any query).
+function isHarnessPath(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  return url.startsWith(API_PREFIX) || url === MCP_PATH || url.startsWith(`${MCP_PATH}?`);
+}
+
 /**
  * Checks the project's harness (installed, same shell contract), writes the shell when needed and
  * serves it from one Node http server: Vite in middleware mode for the pages, the harness API
- * handlers on the project's `harness.config.ts` under `/api/integrations/`. A save of the config or
+ * handlers on the project's `harness.config.ts` under `/api/integrations/` and at `/mcp`. A save of the config or
  * of anything it imports reloads it; a failing config is reported and retried on the next save.
  */
 export async function startDevServer(options: DevOptions): Promise<DevServer> {
@@ -110,7 +119,7 @@ export async function startDevServer(options: DevOptions): Promise<DevServer> {
   });
   const exposed = env[EXPOSE_VARIABLE] === '1';
   httpServer.on('request', (req, res) => {
-    if (req.url?.startsWith(API_PREFIX) === true) void api(req, res);
+    if (isHarnessPath(req.url)) void api(req, res);
     else if (!exposed && !isLoopbackHost(req.headers.host)) refuseForeignHost(req.headers.host, res);
     else vite.middlewares(req, res);
   });
