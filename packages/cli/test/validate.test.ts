@@ -331,6 +331,43 @@ describe('project findings', () => {
     }
   });
 
+  it('project.components: a tile and an activation form inside the project pass', async () => {
+    const component = 'export default function C() { return null; }\n';
+    const dir = listed(
+      { tile: './src/acme/Tile.tsx', activationForm: 'src/acme/Form.jsx' },
+      { 'src/acme/Tile.tsx': component, 'src/acme/Form.jsx': component },
+    );
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(0);
+    expect(envelope.data?.findings).toEqual([]);
+  });
+
+  it('project.components: an error per bad tile or activation form, with its path and a fix', async () => {
+    const dir = listed({ tile: '../outside/Tile.tsx', activationForm: 'src/acme/Missing.tsx' });
+    const { result, envelope } = await validate(dir);
+    expect(result.code).toBe(3);
+    expect(findingsOf(envelope.data, 'project.components')).toEqual([
+      {
+        id: 'project.components',
+        severity: 'error',
+        message:
+          'platform.json: acme: "tile" is "../outside/Tile.tsx"; it must be a relative path inside the project to a module (.tsx, .ts, .jsx, .js)',
+        path: 'platform.json integrations.0.tile',
+        hint: expect.stringMatching(
+          /^Set "tile" to the project's module whose default export is the component/,
+        ),
+      },
+      {
+        id: 'project.components',
+        severity: 'error',
+        message:
+          'platform.json: acme: "activationForm" names src/acme/Missing.tsx, but the project has no such file',
+        path: 'platform.json integrations.0.activationForm',
+        hint: 'Create src/acme/Missing.tsx with the component as its default export, or fix "activationForm".',
+      },
+    ]);
+  });
+
   it('project.manifest: platform.json that is not JSON is an error finding', async () => {
     const dir = project({ ...projectFiles({ acme: clean }), 'platform.json': '{ "integrations": [ }' });
     const { result, envelope } = await validate(dir);

@@ -14,6 +14,7 @@ import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
 import { listingIconRoutes } from './routes/listingIcons.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
+import { memberRoutes } from './routes/members.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { platformRoutes } from './routes/platform.js';
 import { storageRoutes } from './routes/storage.js';
@@ -67,6 +68,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/platform', toolPolicyRoutes(services));
   app.route('/api/platform', marketplaceRoutes(services));
   app.route('/api/platform', dashboardRoutes(services));
+  app.route('/api/platform', memberRoutes(services));
   app.route('/', mcpRoutes(services));
   app.route('/', mcpAuthRoutes(services));
   // The end user's pages (sign-in, dashboard, marketplace, settings) and their assets.

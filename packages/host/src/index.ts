@@ -3,6 +3,7 @@ export type { VersionStatus, VersionView } from '@platform/wire';
 export {
   BROWSER_SHARED_MODULES,
   type BrowserBundle,
+  type BrowserBundleComponents,
   buildBrowserBundle,
 } from './bundle/buildBrowserBundle.js';
 export { buildBundle } from './bundle/buildBundle.js';

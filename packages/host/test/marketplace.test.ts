@@ -66,6 +66,9 @@ describe('GET /api/platform/accounts/:account/marketplace', () => {
         version: 1,
         activated: false,
         canActivate: true,
+        versionId: version.id,
+        hasTile: false,
+        hasActivationForm: false,
       },
     ]);
   });
@@ -145,6 +148,9 @@ describe('GET /api/platform/accounts/:account/marketplace/:slug', () => {
       version: 1,
       activated: false,
       canActivate: true,
+      versionId: version.id,
+      hasTile: false,
+      hasActivationForm: false,
       docs: '# Market Notes\n\nFinds your notes.\n',
       egress: [
         { origin: 'https://api.market.test', wildcard: false },

@@ -18,6 +18,7 @@ export {
   BROWSER_BUNDLE_LIMITS,
   BROWSER_BUNDLE_OPTIONS,
   BROWSER_SHARED_MODULES,
+  type BrowserBundleComponents,
   type BrowserBundleSizeProblem,
   browserBundleEntry,
   browserBundleSizeProblem,
@@ -31,6 +32,15 @@ export {
   isEgressAllowed,
   parseEgressPattern,
 } from './rules/egress.js';
+export {
+  checkFrameComponentFields,
+  FRAME_COMPONENT_EXTENSIONS,
+  FRAME_COMPONENT_FIELDS,
+  type FrameComponentField,
+  type FrameComponentPaths,
+  type FrameComponentProblem,
+  frameComponentPath,
+} from './rules/frameComponents.js';
 export {
   checkListingFields,
   LISTING_FIELDS,

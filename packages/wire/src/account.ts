@@ -188,3 +188,18 @@ export const revokeSessionResponseSchema = z.object({
   revokedTokens: z.array(z.string()),
 });
 export type RevokeSessionResponse = z.output<typeof revokeSessionResponseSchema>;
+
+/** One member of an account, as `GET /api/platform/accounts/:account/members` lists them. */
+export const accountMemberSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['owner', 'admin', 'member']),
+  /** When they joined the account (ISO 8601). */
+  since: z.string(),
+});
+export type AccountMember = z.output<typeof accountMemberSchema>;
+
+/** `data` of `GET /api/platform/accounts/:account/members` (owners and admins only). */
+export const accountMembersResponseSchema = z.object({ members: z.array(accountMemberSchema) });
+export type AccountMembersResponse = z.output<typeof accountMembersResponseSchema>;

@@ -3,6 +3,10 @@
 // and the web app. What a value means stays with its owner; this is only the shape.
 
 export {
+  type AccountMember,
+  type AccountMembersResponse,
+  accountMemberSchema,
+  accountMembersResponseSchema,
   type CreateTokenRequest,
   type CreateTokenResponse,
   createTokenRequestSchema,

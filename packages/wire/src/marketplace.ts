@@ -20,6 +20,12 @@ export const marketplaceIntegrationSchema = z.object({
   activated: z.boolean(),
   /** Whether the caller may activate it (an owner or admin of the account). */
   canActivate: z.boolean(),
+  /** The live version's id: its frames are `/web/frames/<versionId>/-/tile` and `/-/activation-form`. */
+  versionId: z.string(),
+  /** Whether the live version has a tile (`platform.json` `tile`), drawn in a frame on the tile. */
+  hasTile: z.boolean(),
+  /** Whether it has an activation form (`platform.json` `activationForm`), shown after Activate. */
+  hasActivationForm: z.boolean(),
 });
 export type MarketplaceIntegration = z.output<typeof marketplaceIntegrationSchema>;
 

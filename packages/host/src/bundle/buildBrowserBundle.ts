@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import {
   BROWSER_BUNDLE_OPTIONS,
   BROWSER_SHARED_MODULES,
+  type BrowserBundleComponents,
   browserBundleEntry,
   definitionWidgetsOnly,
   serverSideImports,
@@ -12,12 +13,16 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { confine, hostNodePaths, hostPackageFolders } from './_confine.js';
 import { mentionsLocales, zodLocalesLeftOut } from './_zodLocales.js';
 
+export type { BrowserBundleComponents };
 /** The modules widget frames share with the host (integration-schema's list, the one rule). */
 export { BROWSER_SHARED_MODULES };
 
 /** A version's browser bundle and its compressed size (what validate and the gate report). */
 export interface BrowserBundle {
-  /** One ES module: `export const widgets = { <widget id>: <component> }`. */
+  /**
+   * One ES module: `export const widgets = { <widget id>: <component> }`, and `tile` and
+   * `activationForm` (the components) when given.
+   */
   readonly code: string;
   /** Its size gzipped, in bytes. */
   readonly gzipBytes: number;
@@ -26,14 +31,15 @@ export interface BrowserBundle {
 /**
  * Builds a version's browser bundle: the definition entry's widgets as one minified ES module whose
  * `widgets` export maps each widget's id to its component (the definition's server-side imports
- * left out: integration-schema's `definitionWidgetsOnly`), with {@link BROWSER_SHARED_MODULES} left
+ * left out: integration-schema's `definitionWidgetsOnly`) and whose `tile` and `activationForm`
+ * exports are the default exports of those modules, when given, with {@link BROWSER_SHARED_MODULES} left
  * as bare imports (the frame's import map resolves them to the host's one copy). Like the server
  * bundle, `confineTo` refuses any file outside the project and the host's own packages.
  * @example const { code } = await buildBrowserBundle('/work/acme/src/acme-notes/integration.ts');
  */
 export async function buildBrowserBundle(
   entry: string,
-  options: { confineTo?: readonly string[] } = {},
+  options: { confineTo?: readonly string[] } & BrowserBundleComponents = {},
 ): Promise<BrowserBundle> {
   // A first build finds the definition's imports its widgets do not need (server-side: schemas,
   // handlers' modules, zod, the sdk's checks); the bundle is built again with them left out.
@@ -50,7 +56,7 @@ export async function buildBrowserBundle(
 
 async function bundleOnce(
   entry: string,
-  options: { confineTo?: readonly string[] },
+  options: { confineTo?: readonly string[] } & BrowserBundleComponents,
   leaveOutZodLocales: boolean,
   widgetsOnly: Plugin | undefined,
 ): Promise<{ bundle: BrowserBundle; inputs: string[]; metafile: Metafile }> {
@@ -64,7 +70,7 @@ async function bundleOnce(
     external: [...BROWSER_BUNDLE_OPTIONS.external],
     conditions: [...BROWSER_BUNDLE_OPTIONS.conditions],
     stdin: {
-      contents: browserBundleEntry(basename(entry)),
+      contents: browserBundleEntry(basename(entry), options),
       resolveDir: dirname(entry),
       sourcefile: `${basename(entry)}.browser.js`,
       loader: 'js',

@@ -9,6 +9,7 @@ import type { CheckLog } from './_checkLog.js';
 import { finding } from './_finding.js';
 import { projectPath } from './_loadDefinitions.js';
 import type { Finding } from './GateResult.js';
+import type { FrameComponentPaths } from './projectComponents.js';
 
 const MAX_BUILD_ERRORS = 5;
 
@@ -18,7 +19,7 @@ interface EsbuildMessage {
 }
 
 /**
- * The `bundle` check's part for one integration with widgets: its browser bundle built as install
+ * The `bundle` check's part for one integration with widgets, a tile or an activation form: its browser bundle built as install
  * builds it (confined to the project), a `bundle.browser-build` finding per esbuild error when it
  * does not build, else its compressed size in the log and `bundle.browser-size` over the limits.
  */
@@ -26,12 +27,20 @@ export async function gateBrowserBundle(options: {
   projectDir: string;
   slug: string;
   entry: string;
+  /** The project's tile and activation form (paths inside it, as `readProjectComponents` found them). */
+  components: FrameComponentPaths;
   log: CheckLog;
 }): Promise<{ bundle?: BrowserBundle; findings: Finding[] }> {
-  const { projectDir, slug, entry, log } = options;
+  const { projectDir, slug, entry, components, log } = options;
   let bundle: BrowserBundle;
   try {
-    bundle = await buildBrowserBundle(resolve(projectDir, entry), { confineTo: [projectDir] });
+    bundle = await buildBrowserBundle(resolve(projectDir, entry), {
+      confineTo: [projectDir],
+      ...(components.tile === undefined ? {} : { tile: resolve(projectDir, components.tile) }),
+      ...(components.activationForm === undefined
+        ? {}
+        : { activationForm: resolve(projectDir, components.activationForm) }),
+    });
   } catch (error) {
     log.line(`${slug}: the browser bundle does not build`);
     return { findings: buildFindings(projectDir, slug, entry, error) };

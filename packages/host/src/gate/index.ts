@@ -15,6 +15,11 @@ export {
   inspectArchive,
   type ProjectManifest,
 } from './inspectArchive.js';
+export {
+  type FrameComponentPaths,
+  type FrameComponentProblem,
+  readProjectComponents,
+} from './projectComponents.js';
 export { type ListingProblem, readProjectListing, type StoredListing } from './projectListing.js';
 export { missingGateProtections } from './protections.js';
 export { type Review, readsOldData, reviewManifest } from './review.js';

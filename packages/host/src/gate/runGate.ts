@@ -16,6 +16,7 @@ import { unpackArchive } from './_unpackArchive.js';
 import { ArchiveError } from './ArchiveError.js';
 import type { CheckName, CheckResult, Finding, GateIntegration, GateResult } from './GateResult.js';
 import { type ArchiveContents, type ArchiveLimits, inspectArchive } from './inspectArchive.js';
+import { readProjectComponents } from './projectComponents.js';
 import { readProjectListing, type StoredListing } from './projectListing.js';
 
 /** Time limits of the checks that run child processes, and how much of each check's log is kept. */
@@ -285,10 +286,22 @@ async function gate(
     for (const integration of loaded?.integrations ?? []) {
       const sha256 = createHash('sha256').update(integration.bundle).digest('hex');
       log.line(`${integration.slug}: ${Math.round(integration.bundle.length / 1024)} KiB, sha256 ${sha256}`);
-      // The widgets' bundle for the dashboard, built as install builds it.
-      if (integration.manifest.widgets.length === 0) continue;
-      const entry = contents!.manifest.integrations.find((item) => item.slug === integration.slug)!.entry;
-      const browser = await gateBrowserBundle({ projectDir, slug: integration.slug, entry, log });
+      // The widgets', tile's and activation form's bundle for the web app, built as install builds it.
+      const declared = contents!.manifest.integrations.find((item) => item.slug === integration.slug)!;
+      const { components } = readProjectComponents(projectDir, declared.raw);
+      if (
+        integration.manifest.widgets.length === 0 &&
+        components.tile === undefined &&
+        components.activationForm === undefined
+      )
+        continue;
+      const browser = await gateBrowserBundle({
+        projectDir,
+        slug: integration.slug,
+        entry: declared.entry,
+        components,
+        log,
+      });
       if (browser.bundle !== undefined) browserBundles.set(integration.slug, browser.bundle);
       found.push(...browser.findings);
     }
@@ -309,7 +322,8 @@ async function gate(
   };
 }
 
-// `archive.listing`: each bad listing field of platform.json, refused like the rest of the manifest.
+// `archive.listing` and `archive.components`: each bad listing field and frame component path of
+// platform.json, refused like the rest of the manifest.
 async function listingFindings(
   projectDir: string,
   contents: ArchiveContents,
@@ -318,12 +332,21 @@ async function listingFindings(
   const found: Finding[] = [];
   for (const [index, integration] of contents.manifest.integrations.entries()) {
     const { listing, problems } = await readProjectListing(projectDir, integration.raw);
-    listings.set(integration.slug, listing);
-    for (const problem of problems) {
+    const { components, problems: componentProblems } = readProjectComponents(projectDir, integration.raw);
+    listings.set(integration.slug, {
+      ...listing,
+      ...(components.tile === undefined ? {} : { tile: true }),
+      ...(components.activationForm === undefined ? {} : { activationForm: true }),
+    });
+    const bad = [
+      ...problems.map((problem) => ({ code: 'archive.listing', problem })),
+      ...componentProblems.map((problem) => ({ code: 'archive.components', problem })),
+    ];
+    for (const { code, problem } of bad) {
       found.push(
         finding(
           'archive',
-          'archive.listing',
+          code,
           `platform.json integrations[${index}].${problem.field} ("${integration.slug}"): ${problem.message}`,
           { file: 'platform.json', hint: problem.hint },
         ),

@@ -4,6 +4,7 @@ import type { DefinitionManifest } from '@platform/sdk/runtime';
 import { type BrowserBundle, buildBrowserBundle } from '../bundle/buildBrowserBundle.js';
 import { buildBundle } from '../bundle/buildBundle.js';
 import type { Db } from '../db/Db.js';
+import { readProjectComponents } from '../gate/projectComponents.js';
 import { readProjectListing, type StoredListing } from '../gate/projectListing.js';
 import type { Runtime } from '../runtime/Runtime.js';
 import { newId } from '../store/ids.js';
@@ -57,7 +58,12 @@ export async function installProject(input: {
     browserBundle: BrowserBundle | undefined;
   }[] = [];
   for (const integration of manifest.integrations) {
-    const { listing, problems } = await readProjectListing(input.projectDir, integration);
+    const { listing: fields, problems: listingProblems } = await readProjectListing(
+      input.projectDir,
+      integration,
+    );
+    const { components, problems: componentProblems } = readProjectComponents(input.projectDir, integration);
+    const problems = [...listingProblems, ...componentProblems];
     if (problems.length > 0) {
       const lines = problems.map((problem) => `"${integration.slug}" ${problem.message} (${problem.hint})`);
       throw new Error(`${manifestPath}: ${lines.join('; ')}`);
@@ -72,13 +78,24 @@ export async function installProject(input: {
         `platform.json names "${integration.slug}" but ${integration.entry} declares slug "${described.slug}"; make them agree`,
       );
     }
-    // The widgets' browser bundle, served to their frames; confined to the project like the gate's.
+    // The widgets', tile's and activation form's browser bundle, served to their frames; confined
+    // to the project like the gate's.
+    const { tile, activationForm } = components;
     const browserBundle =
-      described.widgets.length === 0
+      described.widgets.length === 0 && tile === undefined && activationForm === undefined
         ? undefined
         : await buildBrowserBundle(resolve(input.projectDir, integration.entry), {
             confineTo: [resolve(input.projectDir)],
+            ...(tile === undefined ? {} : { tile: resolve(input.projectDir, tile) }),
+            ...(activationForm === undefined
+              ? {}
+              : { activationForm: resolve(input.projectDir, activationForm) }),
           });
+    const listing: StoredListing = {
+      ...fields,
+      ...(components.tile === undefined ? {} : { tile: true }),
+      ...(components.activationForm === undefined ? {} : { activationForm: true }),
+    };
     built.push({ manifest: described, bundle, listing, browserBundle });
   }
   const sourceSlug = input.sourceSlug ?? manifest.source ?? LOCAL_SOURCE_SLUG;

@@ -58,6 +58,9 @@ function tile(entry: MarketplaceEntry, role: MembershipRole): MarketplaceIntegra
     version: entry.live.number,
     activated: entry.activation !== undefined,
     canActivate: ACCOUNT_MANAGERS.includes(role),
+    versionId: entry.live.id,
+    hasTile: entry.listing.tile === true,
+    hasActivationForm: entry.listing.activationForm === true,
   };
 }
 

@@ -9,8 +9,10 @@ import { hostOrigin } from './_auth.js';
  * of `/web/frames/<version>/<widget>`, a page whose CSP sandboxes it (opaque origin) and lets it
  * load only the host's frame runtime and that version's browser bundle, `/web/bundles/<version>.js`.
  * Neither needs a session: the frame has an opaque origin, so the browser sends it no cookie, and
- * neither carries anything but the partner's public widget code. Only versions the gate passed
- * (dev, gated, live) are served.
+ * neither carries anything but the partner's public widget code. A version's tile and activation
+ * form (`platform.json` `tile`, `activationForm`) are frames of the same page and CSP at
+ * `/web/frames/<version>/-/tile` and `/-/activation-form`. Only versions the gate passed (dev,
+ * gated, live) are served.
  * @example app.route('/', widgetFrameRoutes(services));
  */
 export function widgetFrameRoutes(services: HostServices, options: { dir?: string } = {}): Hono {
@@ -40,6 +42,44 @@ export function widgetFrameRoutes(services: HostServices, options: { dir?: strin
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
     });
+  });
+
+  // A tile or an activation form: `-` is no widget id (ids are kebab-case words), so the two never meet.
+  app.get('/web/frames/:versionId/-/:kind', async (c) => {
+    const origin = hostOrigin(services, c);
+    const { versionId, kind } = c.req.param();
+    const frame = built()?.frame;
+    if (frame === undefined) {
+      return framePage(
+        c,
+        503,
+        widgetFrameErrorHtml(origin, 'The web app is not built: run `npm run build` and reload.'),
+      );
+    }
+    const version = await findBrowserBundle(services.db, versionId);
+    const field = kind === 'tile' ? 'tile' : kind === 'activation-form' ? 'activationForm' : undefined;
+    if (version === undefined || field === undefined || !version[field] || version.code === undefined) {
+      const message =
+        version === undefined
+          ? `No version "${versionId}" serves frames on this host; the marketplace links each tile to its integration's live version.`
+          : field === undefined
+            ? `There is no frame "${kind}": a version's frames are its widgets, "-/tile" and "-/activation-form".`
+            : !version[field]
+              ? `Version "${versionId}" of "${version.slug}" has no ${kind}: its platform.json names no "${field}".`
+              : `Version "${versionId}" of "${version.slug}" has no browser bundle to draw its ${kind} from.`;
+      return framePage(c, 404, widgetFrameErrorHtml(origin, message));
+    }
+    return framePage(
+      c,
+      200,
+      widgetFrameHtml(frame, {
+        origin,
+        bundlePath: `/web/bundles/${versionId}.js`,
+        widgetId: '',
+        kind: field === 'tile' ? 'tile' : 'activation-form',
+        title: `${version.name} ${field === 'tile' ? 'tile' : 'activation form'}`,
+      }),
+    );
   });
 
   app.get('/web/frames/:versionId/:widgetId', async (c) => {

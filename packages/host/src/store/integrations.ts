@@ -97,20 +97,29 @@ export async function findBrowserBundle(
   | {
       readonly slug: string;
       readonly widgets: readonly { readonly id: string; readonly name: string }[];
+      /** The listing's name, else the slug (a tile's or activation form's frame title). */
+      readonly name: string;
+      /** Whether the bundle exports a `tile` and an `activationForm` (the listing records it). */
+      readonly tile: boolean;
+      readonly activationForm: boolean;
       readonly code: string | undefined;
     }
   | undefined
 > {
   const { rows } = await db.query(
-    "SELECT integration_slug, manifest, browser_bundle FROM versions WHERE id = $1 AND status IN ('dev', 'gated', 'live')",
+    "SELECT integration_slug, manifest, listing, browser_bundle FROM versions WHERE id = $1 AND status IN ('dev', 'gated', 'live')",
     [versionId],
   );
   const row = rows[0];
   if (row === undefined) return undefined;
   const manifest = row.manifest as DefinitionManifest;
+  const listing = (row.listing ?? {}) as StoredListing;
   return {
     slug: row.integration_slug as string,
     widgets: (manifest.widgets ?? []).map((widget) => ({ id: widget.id, name: widget.name })),
+    name: listing.name ?? (row.integration_slug as string),
+    tile: listing.tile === true,
+    activationForm: listing.activationForm === true,
     code: typeof row.browser_bundle === 'string' ? row.browser_bundle : undefined,
   };
 }

@@ -136,6 +136,26 @@ export async function membershipRole(
   return rows[0]?.role as MembershipRole | undefined;
 }
 
+/** The members of an account, owners first, then admins, then members, each by name. */
+export async function accountMembers(
+  db: Queryable,
+  accountId: string,
+): Promise<{ userId: string; email: string; name: string; role: MembershipRole; since: Date }[]> {
+  const { rows } = await db.query(
+    `SELECT u.id, u.email, u.name, m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.account_id = $1
+     ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, u.name, u.email`,
+    [accountId],
+  );
+  return rows.map((row) => ({
+    userId: row.id as string,
+    email: row.email as string,
+    name: row.name as string,
+    role: row.role as MembershipRole,
+    since: new Date(row.created_at as string | Date),
+  }));
+}
+
 /** What a personal access token may do; browser and CLI sessions may do everything (no scopes). */
 export type TokenScope = 'publish' | 'read';
 export const TOKEN_SCOPES: readonly TokenScope[] = ['publish', 'read'];

@@ -171,6 +171,7 @@ describe('a widget whose import does not resolve', () => {
       projectDir: project,
       slug: 'gate-notes',
       entry: 'integration.js',
+      components: {},
       log,
     });
     expect(built.bundle).toBeUndefined();
@@ -185,5 +186,28 @@ describe('a widget whose import does not resolve', () => {
       }),
     ]);
     expect(log.text()).toContain('gate-notes: the browser bundle does not build');
+  });
+
+  it("exports the project's tile and activation form beside the widgets (a project with no widget too)", async () => {
+    const project = await mkdtemp(join(tmpdir(), 'platform-gate-browser-project-'));
+    cleanup.push(project);
+    await writeFile(join(project, 'integration.js'), 'export default { slug: "gate-notes" };\n');
+    await writeFile(join(project, 'Tile.js'), 'export default function Tile() { return "tile"; }\n');
+    await writeFile(join(project, 'Form.js'), 'export default function Form() { return "form"; }\n');
+    const log = new CheckLog(64 * 1024);
+    const built = await gateBrowserBundle({
+      projectDir: project,
+      slug: 'gate-notes',
+      entry: 'integration.js',
+      components: { tile: 'Tile.js', activationForm: 'Form.js' },
+      log,
+    });
+    expect(built.findings).toEqual([]);
+    const module = (await import(
+      `data:text/javascript;base64,${Buffer.from(built.bundle!.code).toString('base64')}`
+    )) as { widgets: object; tile: () => string; activationForm: () => string };
+    expect(module.widgets).toEqual({});
+    expect(module.tile()).toBe('tile');
+    expect(module.activationForm()).toBe('form');
   });
 });

@@ -52,16 +52,27 @@ export const BROWSER_BUNDLE_OPTIONS = {
   minify: true,
 } as const;
 
+/** The frame components beside the widgets: absolute paths of modules whose default export is one. */
+export interface BrowserBundleComponents {
+  readonly tile?: string;
+  readonly activationForm?: string;
+}
+
 /**
  * The browser entry's source for a definition file (`./<file>` from the definition's folder): an
- * ES module whose `widgets` export maps each declared widget's id to its component.
- * @example browserBundleEntry('integration.ts') // 'import definition from "./integration.ts"; ...'
+ * ES module whose `widgets` export maps each declared widget's id to its component, and whose
+ * `tile` and `activationForm` exports are the default exports of those modules, when given.
+ * @example browserBundleEntry('integration.ts', { tile: '/p/src/Tile.tsx' }) // 'import definition from "./integration.ts"; ...'
  */
-export function browserBundleEntry(definitionFile: string): string {
+export function browserBundleEntry(definitionFile: string, components: BrowserBundleComponents = {}): string {
   return [
     `import definition from ${JSON.stringify(`./${definitionFile}`)};`,
     'const declared = (definition && definition.components && definition.components.widgets) || [];',
     'export const widgets = Object.fromEntries(declared.map((widget) => [widget.id, widget.component]));',
+    ...(['tile', 'activationForm'] as const).flatMap((name) => {
+      const path = components[name];
+      return path === undefined ? [] : [`export { default as ${name} } from ${JSON.stringify(path)};`];
+    }),
   ].join('\n');
 }
 

@@ -31,6 +31,10 @@ export interface StoredListing {
   readonly icon?: string;
   /** The Markdown text of the `docs` file. */
   readonly docs?: string;
+  /** Whether the version's browser bundle exports a `tile` (`platform.json` `tile`). */
+  readonly tile?: boolean;
+  /** Whether it exports an `activationForm` (`platform.json` `activationForm`). */
+  readonly activationForm?: boolean;
 }
 
 /** One bad listing field: `field` of the entry, what is wrong, and an imperative `hint`. */

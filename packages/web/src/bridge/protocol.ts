@@ -6,6 +6,13 @@
 /** Every bridge message carries this tag; a message without it is not ours and is ignored. */
 export const BRIDGE_CHANNEL = 'platform-widget-bridge/1';
 
+/**
+ * What a frame renders: one of the version's widgets, its marketplace tile, or its activation form
+ * (`/web/frames/<version>/<widget>`, `/-/tile`, `/-/activation-form`). Only an activation form may
+ * write its activation's data (`relayDecision`).
+ */
+export type FrameKind = 'widget' | 'tile' | 'activation-form';
+
 /** The most a request or response body may carry across the bridge (1 MiB of characters). */
 export const MAX_BRIDGE_BODY = 1024 * 1024;
 /** The most a path (with its query) may be. */

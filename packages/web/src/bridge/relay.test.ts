@@ -98,4 +98,63 @@ describe('relayDecision', () => {
     };
     expect(relayDecision(message, frame).allowed).toBe(false);
   });
+
+  describe('an activation form', () => {
+    const form = { ...frame, kind: 'activation-form' as const };
+    const put = (path: string, body: string | null = '{"data":{"notebook":"Work"}}') =>
+      fetchOf('PUT', path, body);
+
+    it('relays the PUT of its own activation data, with the page account', () => {
+      expect(
+        relayDecision(put('/api/integrations/acme-notes/activation/data?accountId=victim'), form),
+      ).toEqual({
+        allowed: true,
+        url: '/api/integrations/acme-notes/activation/data?accountId=acct-page',
+        method: 'PUT',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: '{"data":{"notebook":"Work"}}',
+      });
+      expect(relayDecision(fetchOf('GET', '/api/integrations/acme-notes/activation'), form)).toMatchObject({
+        allowed: true,
+      });
+    });
+
+    it.each([
+      ['a widget', 'widget' as const, '/api/integrations/acme-notes/activation/data', 'A widget'],
+      ['a widget with no kind', undefined, '/api/integrations/acme-notes/activation/data', 'A widget'],
+      ['a tile', 'tile' as const, '/api/integrations/acme-notes/activation/data', 'The tile'],
+      [
+        'the form, for another slug',
+        'activation-form' as const,
+        '/api/integrations/test-notes/activation/data',
+        'The activation form',
+      ],
+      [
+        'the form, through a dot segment',
+        'activation-form' as const,
+        '/api/integrations/acme-notes/activation/../../test-notes/activation/data',
+        'The activation form',
+      ],
+    ])('refuses the data PUT from %s', (_name, kind, path, who) => {
+      const decision = relayDecision(put(path), kind === undefined ? frame : { ...frame, kind });
+      expect(decision.allowed).toBe(false);
+      if (decision.allowed) return;
+      expect(decision.result.status).toBe(403);
+      expect(JSON.parse(decision.result.body).error.message).toContain(`${who} of "acme-notes" may not PUT`);
+    });
+
+    it('refuses the data by another method, without JSON, or deactivation', () => {
+      expect(
+        relayDecision(fetchOf('POST', '/api/integrations/acme-notes/activation/data', '{}'), form).allowed,
+      ).toBe(false);
+      const form_ = {
+        ...put('/api/integrations/acme-notes/activation/data'),
+        headers: { 'content-type': 'text/plain' },
+      };
+      expect(relayDecision(form_, form).allowed).toBe(false);
+      expect(relayDecision(fetchOf('DELETE', '/api/integrations/acme-notes/activation'), form).allowed).toBe(
+        false,
+      );
+    });
+  });
 });

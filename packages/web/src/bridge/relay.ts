@@ -1,24 +1,33 @@
 // The page side's one rule of what a widget frame may ask the host for. Partner code is hostile:
 // the frame names a path, the page decides. Only the frame's own integration's routes that
 // `@platform/sdk/hooks` call go through, for the account the page acts for (never the frame's).
-import { BRIDGE_CHANNEL, type FetchMessage, type FetchResultMessage } from './protocol.js';
+import { BRIDGE_CHANNEL, type FetchMessage, type FetchResultMessage, type FrameKind } from './protocol.js';
 
 /**
  * The routes a frame may reach, each with its one method and the query parameters it may send
  * (`accountId` is always the page's): `useIntegrationAction` (POST actions/<name>),
  * `fetchIntegrationStorage` (GET storage), `createPartnerConnectionCheck` (GET oauth/status), and
- * the activation read (GET activation). Slugs and action names are kebab-case, so a path with
- * anything else (`%`, `..`, `//`, `\`) never matches.
+ * the activation read (GET activation), and for an activation form only, the activation data's
+ * write (PUT activation/data). Slugs and action names are kebab-case, so a path with anything else
+ * (`%`, `..`, `//`, `\`) never matches.
  */
 const ROUTES: readonly {
   readonly pattern: RegExp;
   readonly method: string;
   readonly query: readonly string[];
+  /** The frames that may use it; every kind when absent. */
+  readonly kinds?: readonly FrameKind[];
 }[] = [
   { pattern: /^\/api\/integrations\/([a-z0-9-]+)\/actions\/[a-z0-9-]+$/, method: 'POST', query: [] },
   { pattern: /^\/api\/integrations\/([a-z0-9-]+)\/storage$/, method: 'GET', query: ['keys', 'scope'] },
   { pattern: /^\/api\/integrations\/([a-z0-9-]+)\/oauth\/status$/, method: 'GET', query: [] },
   { pattern: /^\/api\/integrations\/([a-z0-9-]+)\/activation$/, method: 'GET', query: [] },
+  {
+    pattern: /^\/api\/integrations\/([a-z0-9-]+)\/activation\/data$/,
+    method: 'PUT',
+    query: [],
+    kinds: ['activation-form'],
+  },
 ];
 
 /** What the page relays for a frame: a same-origin request, or the refusal to send back. */
@@ -35,16 +44,19 @@ export type RelayDecision =
 
 /**
  * Decides whether a frame's `fetch` may go to the host: only `/api/integrations/<slug>/...` of the
- * frame's own `slug` (actions, storage, OAuth status, activation), with that route's method, a JSON
- * body only for actions, and `accountId` replaced by the page's account. Everything else (another
+ * frame's own `slug` (actions, storage, OAuth status, activation; the activation data's PUT only
+ * from an activation form, `kind`), with that route's method, a JSON body only for actions and the
+ * data's PUT, and `accountId` replaced by the page's account. Everything else (another
  * slug, another path, an absolute URL, a fragment, an encoded or `..` path, a wrong method) is
  * refused with a 403 `forbidden` envelope for the frame.
  * @example relayDecision(message, { slug: 'acme-notes', accountId: 'a1' })
  */
 export function relayDecision(
   message: FetchMessage,
-  frame: { readonly slug: string; readonly accountId: string },
+  frame: { readonly slug: string; readonly accountId: string; readonly kind?: FrameKind },
 ): RelayDecision {
+  const kind = frame.kind ?? 'widget';
+  const who = kind === 'widget' ? 'A widget' : kind === 'tile' ? 'The tile' : 'The activation form';
   const refuse = (why: string): RelayDecision => ({
     allowed: false,
     result: {
@@ -57,7 +69,7 @@ export function relayDecision(
         ok: false,
         error: {
           code: 'forbidden',
-          message: `A widget of "${frame.slug}" may not ${message.method} ${message.path.slice(0, 200)}: ${why}.`,
+          message: `${who} of "${frame.slug}" may not ${message.method} ${message.path.slice(0, 200)}: ${why}.`,
         },
       }),
     },
@@ -76,6 +88,9 @@ export function relayDecision(
   const slug = route.pattern.exec(path)?.[1];
   if (slug !== frame.slug) return refuse(`that route belongs to "${slug}", not to this widget's integration`);
   if (message.method !== route.method) return refuse(`this route takes ${route.method} only`);
+  if (route.kinds !== undefined && !route.kinds.includes(kind)) {
+    return refuse("only the integration's activation form writes its activation data");
+  }
 
   const sent = new URLSearchParams(search);
   const query = new URLSearchParams();
@@ -91,7 +106,7 @@ export function relayDecision(
   } else {
     const contentType = message.headers['content-type'];
     if (contentType !== undefined && !/^application\/json(;\s*charset=utf-8)?$/i.test(contentType)) {
-      return refuse('an action takes a JSON body (content-type application/json)');
+      return refuse('this route takes a JSON body (content-type application/json)');
     }
     headers['content-type'] = 'application/json';
   }

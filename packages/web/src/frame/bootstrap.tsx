@@ -1,6 +1,7 @@
 // The widget frame's bootstrap: runs in a sandboxed document with an opaque origin (served by the
-// host at /web/frames/<version>/<widget>), imports the partner's browser bundle, waits for the
-// page's `init`, renders the widget and talks to the page only through the bridge.
+// host at /web/frames/<version>/<widget>, or /-/tile and /-/activation-form), imports the partner's
+// browser bundle, waits for the page's `init`, renders the widget (or the bundle's `tile` or
+// `activationForm`) and talks to the page only through the bridge.
 import { IntegrationFetchProvider } from '@platform/sdk/hooks';
 import { Widget } from '@platform/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { Component, type ComponentType, type ErrorInfo, type ReactNode, StrictMo
 import { createRoot } from 'react-dom/client';
 import {
   BRIDGE_CHANNEL,
+  type FrameKind,
   type FrameMessage,
   readPageMessage,
   type WidgetFrameProps,
@@ -18,6 +20,7 @@ import { createBridgeFetch } from './bridgeFetch.js';
 const root = document.documentElement;
 const bundleUrl = root.dataset.bundle ?? '';
 const widgetId = root.dataset.widget ?? '';
+const kind = (root.dataset.kind ?? 'widget') as FrameKind;
 const hostOrigin = root.dataset.origin ?? '';
 const mount = document.getElementById('widget') as HTMLElement;
 
@@ -96,10 +99,20 @@ new ResizeObserver(() => {
 }).observe(root);
 
 try {
-  const bundle = (await import(/* @vite-ignore */ bundleUrl)) as { widgets?: Record<string, unknown> };
-  const found = bundle.widgets?.[widgetId];
+  const bundle = (await import(/* @vite-ignore */ bundleUrl)) as {
+    widgets?: Record<string, unknown>;
+    tile?: unknown;
+    activationForm?: unknown;
+  };
+  const found =
+    kind === 'tile'
+      ? bundle.tile
+      : kind === 'activation-form'
+        ? bundle.activationForm
+        : bundle.widgets?.[widgetId];
   if (typeof found !== 'function' && (typeof found !== 'object' || found === null)) {
-    reactRoot.render(<Failure message={`This integration's bundle has no widget "${widgetId}".`} />);
+    const what = kind === 'widget' ? `widget "${widgetId}"` : kind === 'tile' ? 'tile' : 'activation form';
+    reactRoot.render(<Failure message={`This integration's bundle has no ${what}.`} />);
   } else {
     component = found as ComponentType<Record<string, unknown>>;
   }

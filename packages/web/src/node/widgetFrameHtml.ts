@@ -7,7 +7,10 @@ export interface WidgetFrameOptions {
   readonly origin: string;
   /** The version's browser bundle, a path of the host: `/web/bundles/<version>.js`. */
   readonly bundlePath: string;
+  /** The widget's id; unused by a tile or an activation form. */
   readonly widgetId: string;
+  /** What the frame renders: the widget (the default), the `tile` or the `activation-form` (the bridge's `FrameKind`). */
+  readonly kind?: 'widget' | 'tile' | 'activation-form';
   /** The widget's name, the document's title. */
   readonly title: string;
 }
@@ -25,7 +28,7 @@ const escapeHtml = (text: string) =>
   );
 
 /**
- * The page of one widget frame: an import map resolving the shared modules to the host's one copy,
+ * The page of one widget frame (or a tile's or activation form's, `kind`): an import map resolving the shared modules to the host's one copy,
  * the frame bootstrap, and (imported by it) the version's browser bundle. Its CSP is the frame's
  * whole sandbox: `sandbox allow-scripts allow-forms` (forms submit events, `form-action 'none'` sends nowhere; an opaque origin even when the page is opened directly),
  * scripts only from `/web/assets/`, the one bundle and the import map's hash, styles from
@@ -42,7 +45,7 @@ export function widgetFrameHtml(frame: FrameManifest, options: WidgetFrameOption
   const hash = createHash('sha256').update(importMap).digest('base64');
   const html = [
     '<!doctype html>',
-    `<html lang="en" data-bundle="${escapeHtml(`${options.origin}${options.bundlePath}`)}" data-widget="${escapeHtml(options.widgetId)}" data-origin="${escapeHtml(options.origin)}">`,
+    `<html lang="en" data-bundle="${escapeHtml(`${options.origin}${options.bundlePath}`)}" data-kind="${options.kind ?? 'widget'}" data-widget="${escapeHtml(options.widgetId)}" data-origin="${escapeHtml(options.origin)}">`,
     '<head><meta charset="utf-8">',
     `<title>${escapeHtml(options.title)}</title>`,
     ...frame.styles.map((file) => `<link rel="stylesheet" href="${escapeHtml(`${assets}${file}`)}">`),

@@ -4,6 +4,7 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
   BROWSER_BUNDLE_OPTIONS,
+  type BrowserBundleComponents,
   browserBundleEntry,
   browserBundleSizeProblem,
   definitionWidgetsOnly,
@@ -31,7 +32,11 @@ export interface BrowserBundleCheck {
  * host's install and gate build), and measures it gzipped: `bundle.browser-size` over the limits,
  * `bundle.browser-build` per esbuild error when it does not build.
  */
-export async function checkBrowserBundle(projectDir: string, entry: string): Promise<BrowserBundleCheck> {
+export async function checkBrowserBundle(
+  projectDir: string,
+  entry: string,
+  components: BrowserBundleComponents = {},
+): Promise<BrowserBundleCheck> {
   const entryPath = resolve(projectDir, entry);
   const esbuild = await import('esbuild');
   const buildOnce = async (leaveOutZodLocales: boolean, widgetsOnly?: Plugin) => {
@@ -40,7 +45,7 @@ export async function checkBrowserBundle(projectDir: string, entry: string): Pro
       external: [...BROWSER_BUNDLE_OPTIONS.external],
       conditions: [...BROWSER_BUNDLE_OPTIONS.conditions],
       stdin: {
-        contents: browserBundleEntry(basename(entryPath)),
+        contents: browserBundleEntry(basename(entryPath), components),
         resolveDir: dirname(entryPath),
         sourcefile: `${basename(entryPath)}.browser.js`,
         loader: 'js',

@@ -6,6 +6,7 @@ export const FINDING_SEVERITY = {
   'definition.load': 'error',
   'project.manifest': 'error',
   'project.listing': 'error',
+  'project.components': 'error',
   'project.host-compiler-rules': 'warning',
   'project.slug-agreement': 'error',
   'collision.widget-id': 'error',

@@ -6,6 +6,7 @@ import { checkSchemaSkew, type SchemaSkew, schemaSkewError } from '../../project
 import { type BrowserBundleCheck, checkBrowserBundle } from './checkBrowserBundle.js';
 import { checkToolNameCollisions, checkWidgetIdCollisions } from './checkCollisions.js';
 import { checkCompilerRules } from './checkCompilerRules.js';
+import { checkComponents, frameComponentsOf } from './checkComponents.js';
 import { checkDocs } from './checkDocs.js';
 import { checkIcons } from './checkIcons.js';
 import { checkListing } from './checkListing.js';
@@ -76,6 +77,7 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
     ...checkCompilerRules(projectDir),
     ...checkDocs(projectDir, manifest.docs),
     ...(await checkListing(projectDir, manifest.integrations)),
+    ...checkComponents(projectDir, manifest.integrations),
   );
 
   const count = manifest.integrations.length;
@@ -90,8 +92,16 @@ export async function validateProject(options: ValidateOptions): Promise<Validat
   // Each browser bundle as the host's install and gate build it, for its compressed size.
   const browserBundles = new Map<string, BrowserBundleCheck>();
   for (const integration of loaded) {
-    if (!('definition' in integration) || widgetsOf(integration.definition).length === 0) continue;
-    const bundled = await checkBrowserBundle(projectDir, integration.entry);
+    if (!('definition' in integration)) continue;
+    const declared = manifest.integrations.find((item) => item.slug === integration.slug);
+    const components = declared === undefined ? {} : frameComponentsOf(projectDir, declared);
+    if (
+      widgetsOf(integration.definition).length === 0 &&
+      components.tile === undefined &&
+      components.activationForm === undefined
+    )
+      continue;
+    const bundled = await checkBrowserBundle(projectDir, integration.entry, components);
     browserBundles.set(integration.slug, bundled);
     findings.push(...bundled.findings);
   }

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   BRIDGE_CHANNEL,
+  type FrameKind,
   MAX_FRAME_HEIGHT,
   type PageMessage,
   readFrameMessage,
@@ -15,7 +16,10 @@ const MIN_FRAME_HEIGHT = 48;
 export interface WidgetFrameComponentProps {
   /** The installed version whose browser bundle holds the widget. */
   readonly versionId: string;
+  /** The widget's id; unused by a tile or an activation form. */
   readonly widgetId: string;
+  /** What the frame renders: the widget (the default), the version's `tile` or `activation-form`. */
+  readonly kind?: FrameKind;
   /** The widget's integration: the only one whose routes the frame may reach. */
   readonly slug: string;
   /** The account the page acts for: every relayed request is made for it, whatever the frame says. */
@@ -31,11 +35,14 @@ export interface WidgetFrameComponentProps {
  * navigation, no popups) of `/web/frames/<versionId>/<widgetId>`. Accepts messages only from that
  * frame, relays its allowed requests (`relayDecision`) to this origin with the user's session,
  * sends `init` after `ready` and `props` on changes, sizes the frame to its `resize` height
- * (clamped), and shows "This widget did not load" when no `ready` comes within 10 s.
+ * (clamped), and shows "This widget did not load" when no `ready` comes within 10 s. With `kind`
+ * it frames the version's tile (`/web/frames/<versionId>/-/tile`) or activation form
+ * (`/-/activation-form`, the one frame the relay lets write its activation's data).
  * @example <WidgetFrame versionId={v.id} widgetId="board" slug="acme-notes" accountId={account.id} title="Board" props={props} />
  */
 export function WidgetFrame(input: WidgetFrameComponentProps): ReactNode {
   const { versionId, widgetId, slug, accountId, title, props } = input;
+  const kind = input.kind ?? 'widget';
   const frame = useRef<HTMLIFrameElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [height, setHeight] = useState(160);
@@ -58,7 +65,7 @@ export function WidgetFrame(input: WidgetFrameComponentProps): ReactNode {
       } else if (message.type === 'resize') {
         setHeight(Math.min(MAX_FRAME_HEIGHT, Math.max(MIN_FRAME_HEIGHT, Math.ceil(message.height))));
       } else {
-        const decision = relayDecision(message, { slug, accountId });
+        const decision = relayDecision(message, { slug, accountId, kind });
         if (!decision.allowed) {
           post(decision.result);
           return;
@@ -105,7 +112,7 @@ export function WidgetFrame(input: WidgetFrameComponentProps): ReactNode {
       window.removeEventListener('message', onMessage);
       clearTimeout(timer);
     };
-  }, [slug, accountId]);
+  }, [slug, accountId, kind]);
 
   useEffect(() => {
     if (!ready.current) return;
@@ -128,7 +135,7 @@ export function WidgetFrame(input: WidgetFrameComponentProps): ReactNode {
       ) : null}
       <iframe
         ref={frame}
-        src={`/web/frames/${encodeURIComponent(versionId)}/${encodeURIComponent(widgetId)}`}
+        src={`/web/frames/${encodeURIComponent(versionId)}/${kind === 'widget' ? encodeURIComponent(widgetId) : `-/${kind}`}`}
         sandbox="allow-scripts allow-forms"
         title={title}
         referrerPolicy="no-referrer"

@@ -1,8 +1,10 @@
-import type { MarketplaceResponse } from '@platform/wire';
+import type { MarketplaceIntegration, MarketplaceResponse } from '@platform/wire';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { WidgetFrameProps } from '../../bridge/protocol.js';
 import { api } from '../api.js';
 import { ListingIcon } from '../dashboard/ListingIcon.js';
+import { WidgetFrame } from '../dashboard/WidgetFrame.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { ErrorNotice, Loading } from '../ui.js';
@@ -13,9 +15,32 @@ export function marketplacePath(accountSlug: string, slug?: string): string {
   return slug === undefined ? base : `${base}/${encodeURIComponent(slug)}`;
 }
 
+/** What a listing's tile or activation form receives (no placement: the kind names the frame). */
+export function listingFrameProps(
+  integration: MarketplaceIntegration,
+  accountId: string,
+  kind: 'tile' | 'activation-form',
+): WidgetFrameProps {
+  return {
+    accountId,
+    workspaceId: accountId,
+    widgetConfigId: kind,
+    collapsed: false,
+    isPinned: false,
+    health: null,
+    integrationMetadata: {
+      slug: integration.slug,
+      name: integration.name,
+      version: String(integration.version),
+      publisher: integration.publisher,
+    },
+  };
+}
+
 /**
  * `/marketplace`: a tile per integration whose live version reaches the account (through the
- * sources serving it): name, description, icon, publisher, and whether it is activated.
+ * sources serving it): name, description, icon, publisher, whether it is activated, and the
+ * partner's own tile (`platform.json` `tile`) in its sandboxed frame when it has one.
  */
 export function Marketplace(): ReactNode {
   const { account } = useSession();
@@ -47,6 +72,17 @@ export function Marketplace(): ReactNode {
                   by {integration.publisher} · version {integration.version}
                 </p>
                 {integration.description !== null && <p>{integration.description}</p>}
+                {integration.hasTile && account !== undefined && (
+                  <WidgetFrame
+                    versionId={integration.versionId}
+                    widgetId=""
+                    kind="tile"
+                    slug={integration.slug}
+                    accountId={account.id}
+                    title={`${integration.name} tile`}
+                    props={listingFrameProps(integration, account.id, 'tile')}
+                  />
+                )}
                 <span className="app-badge">{integration.activated ? 'Activated' : 'Not activated'}</span>
               </li>
             ))}

@@ -5,10 +5,11 @@ import { marked } from 'marked';
 import { type ReactNode, useMemo, useState } from 'react';
 import { ApiError, api } from '../api.js';
 import { ListingIcon } from '../dashboard/ListingIcon.js';
+import { WidgetFrame } from '../dashboard/WidgetFrame.js';
 import { Link, useLocation } from '../router.js';
 import { useSession } from '../session.js';
 import { ErrorNotice, Loading, When } from '../ui.js';
-import { marketplacePath } from './Marketplace.js';
+import { listingFrameProps, marketplacePath } from './Marketplace.js';
 
 /**
  * The partner's Markdown as safe HTML: rendered by marked, then sanitised by DOMPurify (no
@@ -28,7 +29,9 @@ function renderDocs(markdown: string): string {
  * `/marketplace/<slug>`: the project's docs, what it asks for (egress with wildcards flagged,
  * OAuth scopes, storage scope, widgets, every tool with its effect and sensitivity), "Activate"
  * for owners and admins, OAuth "Connect", "Deactivate" with a confirmation, and what a newer live
- * version widens beyond what the account consented to.
+ * version widens beyond what the account consented to. Once activated, owners and admins see the
+ * partner's activation form (`platform.json` `activationForm`) in its sandboxed frame: the one
+ * frame that may save the activation's data.
  */
 export function MarketplaceDetail(props: { slug: string }): ReactNode {
   const { account } = useSession();
@@ -136,6 +139,20 @@ export function MarketplaceDetail(props: { slug: string }): ReactNode {
             </button>
           ))}
       </div>
+      {item.activation.active && item.canActivate && item.hasActivationForm && (
+        <section aria-labelledby="activation-form-title">
+          <h2 id="activation-form-title">Set up {item.name}</h2>
+          <WidgetFrame
+            versionId={item.versionId}
+            widgetId=""
+            kind="activation-form"
+            slug={item.slug}
+            accountId={account.id}
+            title={`${item.name} activation form`}
+            props={listingFrameProps(item, account.id, 'activation-form')}
+          />
+        </section>
+      )}
       <h2>What it asks for</h2>
       <Asks item={item} />
       {docs !== undefined && (

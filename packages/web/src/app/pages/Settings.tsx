@@ -9,11 +9,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiError, api } from '../api.js';
 import { ErrorNotice, Loading, When } from '../ui.js';
+import { AccountMembers } from './AccountMembers.js';
 import { ToolPolicies } from './ToolPolicies.js';
 
 /**
  * `/settings`: personal access tokens, sessions and the authenticator of the signed-in user; the
- * account's tool policies for models.
+ * account's tool policies for models and, for owners and admins, its members.
  */
 export function Settings(): ReactNode {
   return (
@@ -23,6 +24,7 @@ export function Settings(): ReactNode {
       <Sessions />
       <Authenticator />
       <ToolPolicies />
+      <AccountMembers />
     </>
   );
 }
