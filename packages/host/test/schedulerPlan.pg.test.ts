@@ -71,6 +71,12 @@ if (baseUrl) {
         `INSERT INTO activations (integration_slug, account_id, data) SELECT $1, 'acct_' || n, 'null'::jsonb FROM generate_series(1, $2) n`,
         [SLUG, ACCOUNTS],
       );
+      // The integration's source serves every account (tenancy: only served accounts fire).
+      await db.query(
+        `INSERT INTO source_accounts (source_id, account_id)
+         SELECT (SELECT source_id FROM integrations WHERE slug = $1), 'acct_' || n FROM generate_series(1, $2) n`,
+        [SLUG, ACCOUNTS],
+      );
       // Every schedule was considered at 09:59, so 10:00 fires all of them.
       await db.query(
         `INSERT INTO schedule_marks (integration_slug, schedule_id, account_id, last_minute)

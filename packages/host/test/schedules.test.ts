@@ -1,7 +1,12 @@
 import { createScheduler, installProject } from '@platform/host';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../src/events/jobs.js';
-import { deleteActivation, upsertActivation } from '../src/store/integrations.js';
+import {
+  addSourceAccount,
+  deleteActivation,
+  removeSourceAccount,
+  upsertActivation,
+} from '../src/store/integrations.js';
 import { FIXTURES, partnerLog, startTestHost, type TestHost, watchStatements } from './_host.js';
 
 const SLUG = 'test-events';
@@ -130,6 +135,25 @@ describe('scheduler', () => {
       data: null,
     });
     at('2026-11-22T10:20:00Z');
+    expect(await host.events.scheduler.tick()).toBe(2);
+  });
+
+  it('fires nothing for an account its source stopped serving, and again once it serves it (tenancy)', async () => {
+    const { rows } = await host.db.query('SELECT source_id FROM integrations WHERE slug = $1', [SLUG]);
+    const sourceId = rows[0]!.source_id as string;
+    at('2026-11-22T10:21:00Z');
+    expect(await host.events.scheduler.tick()).toBe(1);
+    expect(await removeSourceAccount(host.db, sourceId, host.accountId)).toBe(true);
+    const before = (await queued()).length;
+    at('2026-11-22T10:22:00Z');
+    expect(await host.events.scheduler.tick()).toBe(0);
+    at('2026-11-22T10:25:00Z');
+    expect(await host.events.scheduler.tick()).toBe(0);
+    // No job row at all: not one queued and failed at claim each minute.
+    expect((await queued()).length).toBe(before);
+    await addSourceAccount(host.db, sourceId, host.accountId);
+    // Served again: each schedule fires, the every-five one as the catch-up of 10:25.
+    at('2026-11-22T10:26:00Z');
     expect(await host.events.scheduler.tick()).toBe(2);
   });
 

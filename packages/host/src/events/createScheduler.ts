@@ -2,6 +2,7 @@ import { checkCron } from '@platform/integration-schema';
 import { type DefinitionManifest, redactText } from '@platform/sdk/runtime';
 import { Cron } from 'croner';
 import type { HostServices } from '../HostServices.js';
+import { sourceServesAccountSql } from '../store/integrations.js';
 import { enqueueDueRefreshes } from './oauthRefreshJob.js';
 
 export interface SchedulerOptions {
@@ -45,9 +46,12 @@ const fireSql = (lock: 'FOR UPDATE OF m SKIP LOCKED' | 'FOR UPDATE OF m') => `
 WITH schedule AS (
   SELECT * FROM unnest($4::text[], $5::timestamptz[], $6::text[]) AS s (id, due, due_iso)
 ), account AS (
-  SELECT account_id FROM activations
-  WHERE integration_slug = $1 AND account_id > $7 AND ($8::text IS NULL OR account_id <= $8)
-  ORDER BY account_id LIMIT $9
+  -- Activated and served: a source that stops serving an account stops firing its schedules
+  -- (the job claim refuses the job too; this keeps a failed row per minute from piling up).
+  SELECT a.account_id FROM activations a
+  WHERE a.integration_slug = $1 AND a.account_id > $7 AND ($8::text IS NULL OR a.account_id <= $8)
+    AND ${sourceServesAccountSql('(SELECT i.source_id FROM integrations i WHERE i.slug = $1)', 'a.account_id')}
+  ORDER BY a.account_id LIMIT $9
 ), page AS MATERIALIZED (
   -- The page's (schedule, account) pairs, as one relation: each is a key of the marks' index.
   SELECT s.id AS schedule_id, a.account_id FROM account a CROSS JOIN schedule s
@@ -183,7 +187,7 @@ export function createScheduler(services: HostServices, options: SchedulerOption
     };
   }
 
-  /** Whether marks of activated accounts in `range` have not reached `minute` (a cheap look, no lock). */
+  /** Whether marks of activated, served accounts in `range` have not reached `minute` (a cheap look, no lock). */
   async function anyStale(
     target: FireTarget,
     minute: Date,
@@ -194,6 +198,7 @@ export function createScheduler(services: HostServices, options: SchedulerOption
        WHERE m.integration_slug = $1 AND m.schedule_id = ANY($2::text[]) AND m.account_id > $3 AND m.account_id <= $4
          AND m.last_minute < $5
          AND EXISTS (SELECT 1 FROM activations a WHERE a.integration_slug = $1 AND a.account_id = m.account_id)
+         AND ${sourceServesAccountSql('(SELECT i.source_id FROM integrations i WHERE i.slug = $1)', 'm.account_id')}
        LIMIT 1`,
       [target.slug, target.schedules.map((schedule) => schedule.id), range.after, range.upTo, minute],
     );
