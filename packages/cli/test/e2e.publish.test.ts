@@ -198,6 +198,8 @@ describe.skipIf(skipReason !== undefined)('publish pipeline end to end', () => {
     accountId = (
       await admin(dataDir, hostEnv, ['account', 'create', '--slug', 'customer', '--name', 'Customer'])
     ).id;
+    // The source serves the account, or its integrations can be neither activated nor called there.
+    await admin(dataDir, hostEnv, ['source-account', 'add', '--source', 'acme', '--account', 'customer']);
     await admin(dataDir, hostEnv, [
       'member',
       'add',
