@@ -1,15 +1,18 @@
 // OAuth for MCP clients in a real Chromium: a client's authorization link opened signed out goes
 // through the host's sign-in page to the consent page (client, where it goes back, the account
 // picker, every tool with its effect and sensitivity), "Allow" hands the client a code it
-// exchanges for a token that lists tools on /mcp, "Deny" hands it access_denied. Screenshots and
-// axe on the consent page; no console error under the host's CSP.
+// exchanges for a token that lists tools on /mcp, "Deny" hands it access_denied. After "Allow",
+// /settings lists the grant under "Connected assistants"; "Revoke" (confirmed) removes it and the
+// token then gets 401 on /mcp. Screenshots (test-results/screenshots/mcpConsent.browser.test.ts/)
+// and axe on the consent page and the settings section; no console error under the host's CSP.
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve as serveNode } from '@hono/node-server';
-import type { Browser, Page } from 'playwright-core';
+import { type McpGrant, mcpGrantsResponseSchema } from '@platform/wire';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, screenshot, seriousAxeViolations } from '../../cli/test/_browser.js';
 import { addMembership, createAccount } from '../src/store/users.js';
+import { browserMissing, expectNoSeriousAxeViolations, useBrowser } from './_browser.js';
 import { startTestHost, type TestHost } from './_host.js';
 
 const noBrowser = browserMissing();
@@ -18,10 +21,10 @@ const REDIRECT = 'http://127.0.0.1:33418/callback';
 describe.skipIf(noBrowser !== undefined)(
   `MCP client consent in Chromium${noBrowser === undefined ? '' : ` (skipped: ${noBrowser})`}`,
   () => {
+    const chromium = useBrowser(import.meta.url);
     let host: TestHost;
     let server: ServerType;
     let origin: string;
-    let browser: Browser;
     let clientId: string;
 
     beforeAll(async () => {
@@ -43,11 +46,9 @@ describe.skipIf(noBrowser !== undefined)(
         body: JSON.stringify({ client_name: 'Desk Assistant', redirect_uris: [REDIRECT] }),
       });
       clientId = ((await registered.json()) as { client_id: string }).client_id;
-      browser = await launchChromium();
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
       await new Promise((resolve) => server?.close(resolve));
       await host?.close();
     });
@@ -59,7 +60,7 @@ describe.skipIf(noBrowser !== undefined)(
       problems: string[];
       close(): Promise<void>;
     }> {
-      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+      const context = await chromium.browser().newContext({ viewport: { width: 1200, height: 900 } });
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
       const problems: string[] = [];
@@ -92,20 +93,9 @@ describe.skipIf(noBrowser !== undefined)(
       return { page, verifier, problems, close: () => context.close() };
     }
 
-    it('signs in, shows the client, the accounts and the tools, and "Allow" gives the client a working code', async () => {
-      const { page, verifier, problems, close } = await toConsent();
-      await expect(page.getByText('127.0.0.1:33418').count()).resolves.toBeGreaterThan(0);
-      const picker = page.getByLabel('Account it may use');
-      await expect(picker.locator('option').count()).resolves.toBe(2);
-      const tools = page.getByRole('region', { name: /^Tools Desk Assistant will get in/ });
-      const deleteRow = tools.getByRole('row', { name: /test_tools_delete_notes/ });
-      await expect(deleteRow.textContent()).resolves.toContain('destructive');
-      const searchRow = tools.getByRole('row', { name: /test_tools_search_notes/ });
-      await expect(searchRow.textContent()).resolves.toContain('read');
-      await screenshot(page, 'web-oauth-consent');
-      expect(await seriousAxeViolations(page)).toEqual([]);
-
-      await picker.selectOption(host.accountId);
+    /** "Allow" for the account, back at the client with a code, exchanged for an access token. */
+    async function allowAndExchange(page: Page, verifier: string, accountId: string): Promise<string> {
+      await page.getByLabel('Account it may use').selectOption(accountId);
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL(`${REDIRECT}**`);
       const back = new URL(page.url());
@@ -124,8 +114,12 @@ describe.skipIf(noBrowser !== undefined)(
         }),
       });
       expect(exchanged.status).toBe(200);
-      const { access_token: access } = (await exchanged.json()) as { access_token: string };
-      const listed = await fetch(`${origin}/mcp`, {
+      return ((await exchanged.json()) as { access_token: string }).access_token;
+    }
+
+    /** An MCP `initialize` on /mcp with the access token. */
+    function initialize(access: string): Promise<Response> {
+      return fetch(`${origin}/mcp`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${access}`,
@@ -144,11 +138,80 @@ describe.skipIf(noBrowser !== undefined)(
           },
         }),
       });
-      expect(listed.status).toBe(200);
-      const grants = await host.call('/api/platform/mcp/grants');
-      expect(((await grants.json()) as { data: { grants: { accountId: string }[] } }).data.grants).toEqual([
+    }
+
+    /** The seeded user's grants, as the API lists them. */
+    async function listedGrants(): Promise<McpGrant[]> {
+      const answer = await host.call('/api/platform/mcp/grants');
+      return mcpGrantsResponseSchema.parse(((await answer.json()) as { data: unknown }).data).grants;
+    }
+
+    it('signs in, shows the client, the accounts and the tools, and "Allow" gives the client a working code', async () => {
+      const { page, verifier, problems, close } = await toConsent();
+      await expect(page.getByText('127.0.0.1:33418').count()).resolves.toBeGreaterThan(0);
+      const picker = page.getByLabel('Account it may use');
+      await expect(picker.locator('option').count()).resolves.toBe(2);
+      const tools = page.getByRole('region', { name: /^Tools Desk Assistant will get in/ });
+      const deleteRow = tools.getByRole('row', { name: /test_tools_delete_notes/ });
+      await expect(deleteRow.textContent()).resolves.toContain('destructive');
+      const searchRow = tools.getByRole('row', { name: /test_tools_search_notes/ });
+      await expect(searchRow.textContent()).resolves.toContain('read');
+      await chromium.screenshot(page, 'oauth-consent');
+      await expectNoSeriousAxeViolations(page, { name: 'the consent page' });
+
+      const access = await allowAndExchange(page, verifier, host.accountId);
+      expect((await initialize(access)).status).toBe(200);
+      expect(await listedGrants()).toEqual([
         expect.objectContaining({ clientName: 'Desk Assistant', accountId: host.accountId }),
       ]);
+      expect(problems).toEqual([]);
+      await close();
+    });
+
+    it('lists the grant on /settings, and "Revoke" (confirmed) removes it and ends its token on /mcp', async () => {
+      for (const grant of await listedGrants()) {
+        const revoked = await host.call(`/api/platform/mcp/grants/${grant.id}`, { method: 'DELETE' });
+        expect(revoked.status).toBe(200);
+      }
+      const { page, verifier, problems, close } = await toConsent();
+      const access = await allowAndExchange(page, verifier, host.accountId);
+      expect((await initialize(access)).status).toBe(200);
+      const [grant] = await listedGrants();
+      expect(grant?.clientName).toBe('Desk Assistant');
+
+      await page.goto(`${origin}/settings`);
+      const section = page.getByRole('region', { name: 'Connected assistants' });
+      const row = section.getByRole('row', { name: /Desk Assistant/ });
+      await row.waitFor();
+      const slug = grant?.accountSlug ?? '';
+      expect(slug).not.toBe('');
+      await expect(row.textContent()).resolves.toContain(`(${slug})`);
+      // Used once (the initialize above): "Last used" is a time, not "Never".
+      await expect(row.locator('time').count()).resolves.toBe(2);
+      await chromium.screenshot(page, 'settings-connected-assistants');
+      await expectNoSeriousAxeViolations(page, { name: 'settings, connected assistants' });
+
+      await row.getByRole('button', { name: `Revoke Desk Assistant in ${slug}` }).click();
+      const confirm = section.getByRole('group', { name: 'Confirm revoking' });
+      await confirm.waitFor();
+      await chromium.screenshot(page, 'settings-connected-assistants-confirm');
+      await expectNoSeriousAxeViolations(page, { name: 'settings, confirm revoking' });
+      // Cancel keeps the grant; the second time it is revoked.
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await expect(confirm.count()).resolves.toBe(0);
+      expect(await listedGrants()).toHaveLength(1);
+      await row.getByRole('button', { name: `Revoke Desk Assistant in ${slug}` }).click();
+      await confirm.getByRole('button', { name: 'Yes, revoke' }).click();
+      await section.getByRole('status').filter({ hasText: 'Desk Assistant is disconnected' }).waitFor();
+      await section.getByText('No assistant is connected.').waitFor();
+      await expect(section.getByText(`${origin}/mcp`, { exact: true }).count()).resolves.toBe(1);
+      await expect(row.count()).resolves.toBe(0);
+      await chromium.screenshot(page, 'settings-connected-assistants-empty');
+      await expectNoSeriousAxeViolations(page, { name: 'settings, no connected assistant' });
+
+      expect(await listedGrants()).toEqual([]);
+      const refused = await initialize(access);
+      expect(refused.status).toBe(401);
       expect(problems).toEqual([]);
       await close();
     });

@@ -10,11 +10,13 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiError, api } from '../api.js';
 import { ErrorNotice, Loading, When } from '../ui.js';
 import { AccountMembers } from './AccountMembers.js';
+import { McpGrants } from './McpGrants.js';
 import { ToolPolicies } from './ToolPolicies.js';
 
 /**
- * `/settings`: personal access tokens, sessions and the authenticator of the signed-in user; the
- * account's tool policies for models and, for owners and admins, its members.
+ * `/settings`: personal access tokens, sessions, the authenticator and the connected assistants (MCP
+ * grants) of the signed-in user; the account's tool policies for models and, for owners and
+ * admins, its members.
  */
 export function Settings(): ReactNode {
   return (
@@ -23,6 +25,7 @@ export function Settings(): ReactNode {
       <Tokens />
       <Sessions />
       <Authenticator />
+      <McpGrants />
       <ToolPolicies />
       <AccountMembers />
     </>
