@@ -82,7 +82,14 @@ export async function describeInstalledProject(manager: 'npm' | 'pnpm'): Promise
       const report = envelopeOf<ValidateReport>(result).data;
       expect(report?.findings).toEqual([]);
       expect(report?.integrations).toEqual([
-        { slug: 'app', entry: 'src/app/integration.ts', definitionSlug: 'app', loaded: true },
+        {
+          slug: 'app',
+          entry: 'src/app/integration.ts',
+          definitionSlug: 'app',
+          loaded: true,
+          // The template's widget, built for the browser as the host's gate builds it.
+          browserBundle: { gzipBytes: expect.any(Number) },
+        },
       ]);
       // Under pnpm the schema is not hoisted: it is found through the project's sdk.
       expect(report?.schema).toEqual({ bundled: '0.5.0', project: '0.5.0', skewed: false });

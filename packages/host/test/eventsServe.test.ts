@@ -114,6 +114,12 @@ describe('serve runs the job worker and the scheduler', { timeout: 60_000 }, () 
       "SELECT status, locked_until <= $1 AS expired FROM jobs WHERE body::jsonb->>'n' = '3'",
       [new Date()],
     );
+    if (rows[0]?.status === 'queued') {
+      // On a loaded machine the worker may stop after claiming the job and before its handler
+      // started: such a job is handed back as queued, unlocked, for any instance to take.
+      expect(rows[0]).toEqual({ status: 'queued', expired: null });
+      return;
+    }
     expect(rows[0]).toEqual({ status: 'running', expired: true });
     // The handler still finishes here; its success is recorded unless another instance took the job.
     await until(async () => (await statusOf(server, 3)) === 'succeeded');
