@@ -1,0 +1,95 @@
+import { type ConnectionDeclaration, EgressDeniedError } from '@platform/sdk/integration';
+import type { EgressFetch } from '@platform/sdk/server';
+import type { Queryable } from '../db/Db.js';
+import type { SecretBox } from '../secrets/SecretBox.js';
+import { readSecret, type SecretScope } from '../store/secrets.js';
+
+/** The entered values of a connection's fields, by field name. */
+export type ConnectionValues = Readonly<Record<string, string>>;
+
+/**
+ * The `Authorization` value a connection's fields make: the apiKey `header` template with each
+ * `{name}` replaced by the field's value, or `Basic base64(username:password)`.
+ * @example authorizationValue({ kind: 'apiKey', header: 'Bearer {apiKey}', ... }, { apiKey: 'k' }) // 'Bearer k'
+ */
+export function authorizationValue(connection: ConnectionDeclaration, values: ConnectionValues): string {
+  if (connection.kind === 'basic') {
+    return `Basic ${Buffer.from(`${values.username ?? ''}:${values.password ?? ''}`, 'utf8').toString('base64')}`;
+  }
+  return (connection.header ?? '').replace(/\{([^{}]*)\}/g, (_whole, name: string) => values[name] ?? '');
+}
+
+/** The stored values of every field (account tier first, as `ctx.secrets` reads), or undefined when one is missing. */
+export async function readConnectionValues(
+  db: Queryable,
+  box: SecretBox,
+  scope: SecretScope,
+  connection: ConnectionDeclaration,
+): Promise<ConnectionValues | undefined> {
+  const values: Record<string, string> = {};
+  for (const field of connection.fields) {
+    const value = await readSecret(db, box, scope, field.name);
+    if (value === undefined) return undefined;
+    values[field.name] = value;
+  }
+  return values;
+}
+
+/** When each field was last stored for the account (account tier only); nothing is decrypted. */
+export async function connectionFieldTimes(
+  db: Queryable,
+  slug: string,
+  accountId: string,
+  connection: ConnectionDeclaration,
+): Promise<Map<string, Date>> {
+  const { rows } = await db.query(
+    `SELECT name, updated_at FROM secrets WHERE integration_slug = $1 AND tier = 'account' AND owner_id = $2 AND name = ANY($3)`,
+    [slug, accountId, connection.fields.map((field) => field.name)],
+  );
+  return new Map(rows.map((row) => [row.name as string, new Date(row.updated_at as string)]));
+}
+
+/** What `verify` answered: accepted (2xx), or why not, in words that quote no credential. */
+export type VerifyOutcome = { ok: true; status: number } | { ok: false; status?: number; reason: string };
+
+/**
+ * Sends the connection's `verify` request with the fields' `Authorization` through the host's
+ * egress-checked fetch; 2xx accepts them. A refused origin or a network failure is a failure too.
+ */
+export async function verifyConnection(
+  fetch: EgressFetch,
+  input: {
+    connection: ConnectionDeclaration;
+    egress: readonly string[];
+    values: ConnectionValues;
+    onPrivateAddress?: (error: EgressDeniedError) => void;
+  },
+): Promise<VerifyOutcome> {
+  const { verify } = input.connection;
+  try {
+    const response = await fetch(
+      {
+        url: verify.url,
+        method: verify.method,
+        headers: [
+          ['authorization', authorizationValue(input.connection, input.values)],
+          ['accept', 'application/json'],
+        ],
+        body: null,
+      },
+      input.egress,
+    );
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    return {
+      ok: false,
+      status: response.status,
+      reason: `${verify.method} ${new URL(verify.url).origin}${new URL(verify.url).pathname} answered ${response.status}`,
+    };
+  } catch (error) {
+    if (error instanceof EgressDeniedError) {
+      if (error.reason === 'private-address') input.onPrivateAddress?.(error);
+      return { ok: false, reason: `egress refused ${error.origin}: ${error.reason ?? error.message}` };
+    }
+    return { ok: false, reason: `the verify request failed: ${(error as Error).message ?? String(error)}` };
+  }
+}
