@@ -8,6 +8,7 @@ import { installProject } from '@platform/host';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopbackCertificate } from '../../sdk/test/_tls.js';
+import { adminSetConnection } from '../src/cli/adminConnection.js';
 import { addSourceAccount, liveVersion, upsertActivation } from '../src/store/integrations.js';
 import { readSecret } from '../src/store/secrets.js';
 import { startTestHost, type TestHost } from './_host.js';
@@ -235,6 +236,28 @@ describe('connections of kind apiKey and basic', () => {
     expect(vendor.seen.at(-1)).toBe(`Basic ${Buffer.from('bot:secret-pass-5').toString('base64')}`);
   });
 
+  it('admin connection set verifies and stores; a secret field on argv is refused', async () => {
+    const base = { dataDir: '', host, integration: 'key-vendor', account: host.accountId };
+    await expect(
+      adminSetConnection({ ...base, inline: ['apiKey=admin-key-7', 'workspace=acme'] }),
+    ).rejects.toMatchObject({ code: 'usage', message: expect.stringMatching(/secret on the command line/) });
+    await expect(
+      adminSetConnection({ ...base, inline: ['workspace=acme'], stdin: 'apiKey=admin-wrong-8\n' }),
+    ).rejects.toMatchObject({ code: 'refused', message: expect.stringMatching(/answered 401/) });
+    expect(await stored('key-vendor', 'apiKey')).toBe('rotated-key-4');
+    vendor.keys.add('admin-key-7');
+    expect(
+      await adminSetConnection({ ...base, inline: ['workspace=acme'], stdin: 'apiKey=admin-key-7\n' }),
+    ).toEqual({
+      integration: 'key-vendor',
+      account: expect.any(String),
+      fields: ['workspace', 'apiKey'],
+      verified: true,
+    });
+    expect(await stored('key-vendor', 'apiKey')).toBe('admin-key-7');
+    expect(vendor.seen.at(-1)).toBe('Token admin-key-7');
+  });
+
   it('answers 404 for an integration without a connection', async () => {
     expect((await status('no-such-integration')).status).toBe(404);
   });
@@ -249,6 +272,8 @@ describe('connections of kind apiKey and basic', () => {
       'rotated-key-4',
       'secret-pass-5',
       'wrong-pass-6',
+      'admin-key-7',
+      'admin-wrong-8',
       Buffer.from('bot:secret-pass-5').toString('base64'),
     ]) {
       expect(text).not.toContain(secret);

@@ -1,8 +1,12 @@
 import { type ConnectionDeclaration, EgressDeniedError } from '@platform/sdk/integration';
+import { redactText } from '@platform/sdk/runtime';
 import type { EgressFetch } from '@platform/sdk/server';
 import type { Queryable } from '../db/Db.js';
+import type { HostServices } from '../HostServices.js';
 import type { SecretBox } from '../secrets/SecretBox.js';
-import { readSecret, type SecretScope } from '../store/secrets.js';
+import { securityEvent } from '../security/securityEvent.js';
+import type { InstalledVersion } from '../store/integrations.js';
+import { readSecret, type SecretScope, writeSecret } from '../store/secrets.js';
 
 /** The entered values of a connection's fields, by field name. */
 export type ConnectionValues = Readonly<Record<string, string>>;
@@ -92,4 +96,81 @@ export async function verifyConnection(
     }
     return { ok: false, reason: `the verify request failed: ${(error as Error).message ?? String(error)}` };
   }
+}
+
+/**
+ * Verifies the entered values and, on 2xx only, stores them encrypted as account-tier secrets in
+ * one transaction (the route's PUT and `admin connection set`). The failure's reason names no
+ * entered value. Every declared field must be in `values` (the callers check).
+ */
+export async function setConnectionFields(
+  services: Pick<HostServices, 'db' | 'secretBox' | 'fetch' | 'logger'>,
+  input: {
+    version: InstalledVersion;
+    connection: ConnectionDeclaration;
+    accountId: string;
+    values: ConnectionValues;
+    /** Who and where, for the log lines and the `egress_private_address` event. */
+    identity: Readonly<Record<string, unknown>>;
+  },
+): Promise<VerifyOutcome> {
+  const slug = input.version.slug;
+  const identity = { integration: slug, accountId: input.accountId, ...input.identity };
+  const outcome = await verifyConnection(services.fetch, {
+    connection: input.connection,
+    egress: input.version.manifest.egress,
+    values: input.values,
+    onPrivateAddress: (error) =>
+      securityEvent(
+        services.logger,
+        'egress_private_address',
+        { ...identity, origin: error.origin },
+        error.message,
+      ),
+  });
+  if (!outcome.ok) {
+    const reason = withoutValues(redactText(outcome.reason), Object.values(input.values));
+    services.logger.warn({ ...identity, reason }, 'connection verify failed; nothing stored');
+    return { ...outcome, reason };
+  }
+  const scope = { slug, accountId: input.accountId, sourceId: input.version.sourceId };
+  await services.db.transaction(async (tx) => {
+    for (const [name, value] of Object.entries(input.values)) {
+      await writeSecret(tx, services.secretBox, { scope, tier: 'account', name, value });
+    }
+  });
+  services.logger.info(identity, 'connection verified and stored');
+  return outcome;
+}
+
+// A reason may quote what the vendor or the network said: never a value the account entered.
+function withoutValues(text: string, values: readonly string[]): string {
+  return values.reduce(
+    (result, value) => (value === '' ? result : result.split(value).join('[redacted]')),
+    text,
+  );
+}
+
+/** Longest value one field may hold (an API key, a password). */
+export const CONNECTION_FIELD_MAX_LENGTH = 4096;
+
+/**
+ * Why `values` cannot be a connection's fields (a missing, empty, too long or undeclared one), or
+ * undefined when every declared field is a non-empty string and nothing else is there.
+ */
+export function fieldsProblem(
+  connection: ConnectionDeclaration,
+  values: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const declared = new Set(connection.fields.map((field) => field.name));
+  const unknown = Object.keys(values).find((name) => !declared.has(name));
+  if (unknown !== undefined) return `fields.${unknown}: the connection declares no such field.`;
+  for (const { name } of connection.fields) {
+    const value = values[name];
+    if (typeof value !== 'string' || value === '') return `fields.${name}: a non-empty string is required.`;
+    if (value.length > CONNECTION_FIELD_MAX_LENGTH) {
+      return `fields.${name}: at most ${CONNECTION_FIELD_MAX_LENGTH} characters.`;
+    }
+  }
+  return undefined;
 }
