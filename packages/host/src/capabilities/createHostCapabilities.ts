@@ -5,6 +5,7 @@ import {
   type StorageConflictError,
 } from '@platform/sdk/integration';
 import {
+  attachesConnectionAuthorization,
   type Capabilities,
   type CapabilityFetchRequest,
   createStorageTransaction,
@@ -209,14 +210,8 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
   ): Promise<CapabilityFetchRequest> => {
     const declared = scope.connectionAuthorization;
     if (declared === undefined) return request;
-    let origin: string;
-    try {
-      origin = new URL(request.url).origin;
-    } catch {
-      return request; // the egress check refuses it
-    }
-    if (!declared.origins.includes(origin)) return request;
-    if (request.headers.some(([name]) => name.toLowerCase() === 'authorization')) return request;
+    if (!attachesConnectionAuthorization({ authorization: declared }, request.url, request.headers))
+      return request;
     authorization ??= declared.value();
     const value = await authorization;
     return value === undefined

@@ -1,5 +1,5 @@
 import { type ConnectionDeclaration, EgressDeniedError } from '@platform/sdk/integration';
-import { redactText } from '@platform/sdk/runtime';
+import { connectionAuthorization, redactText } from '@platform/sdk/runtime';
 import type { EgressFetch } from '@platform/sdk/server';
 import type { Queryable } from '../db/Db.js';
 import type { HostServices } from '../HostServices.js';
@@ -11,17 +11,8 @@ import { readSecret, type SecretScope, writeSecret } from '../store/secrets.js';
 /** The entered values of a connection's fields, by field name. */
 export type ConnectionValues = Readonly<Record<string, string>>;
 
-/**
- * The `Authorization` value a connection's fields make: the apiKey `header` template with each
- * `{name}` replaced by the field's value, or `Basic base64(username:password)`.
- * @example authorizationValue({ kind: 'apiKey', header: 'Bearer {apiKey}', ... }, { apiKey: 'k' }) // 'Bearer k'
- */
-export function authorizationValue(connection: ConnectionDeclaration, values: ConnectionValues): string {
-  if (connection.kind === 'basic') {
-    return `Basic ${Buffer.from(`${values.username ?? ''}:${values.password ?? ''}`, 'utf8').toString('base64')}`;
-  }
-  return (connection.header ?? '').replace(/\{([^{}]*)\}/g, (_whole, name: string) => values[name] ?? '');
-}
+/** The `Authorization` value a connection's fields make (the sdk's rule, shared with the harness). */
+export const authorizationValue = connectionAuthorization;
 
 /** The stored values of every field (account tier first, as `ctx.secrets` reads), or undefined when one is missing. */
 export async function readConnectionValues(
