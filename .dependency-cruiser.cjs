@@ -15,7 +15,7 @@ const HOST_LAYERS = [
   ['routes/', 'mcp/'],
   ['publish/'],
   ['events/'],
-  ['install/', 'oauth/', 'capabilities/'],
+  ['install/', 'oauth/', 'connection/', 'capabilities/'],
   ['store/', 'runtime/', 'cache/', 'rateLimit.ts'],
   ['db/', 'gate/', 'registry/', 'bundle/', 'security/', 'secrets/', 'singleFlight.ts'],
 ];

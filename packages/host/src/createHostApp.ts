@@ -9,6 +9,7 @@ import { registryRoutes } from './registry/registryRoutes.js';
 import { errorResponse, RouteError } from './routes/_errors.js';
 import { actionRoutes } from './routes/actions.js';
 import { activationRoutes } from './routes/activation.js';
+import { connectionRoutes } from './routes/connection.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { devicePage } from './routes/devicePage.js';
@@ -63,6 +64,7 @@ export function createHostApp(services: HostServices): Hono {
   app.route('/api/integrations', storageRoutes(services));
   app.route('/api/integrations', activationRoutes(services));
   app.route('/api/integrations', oauthRoutes(services));
+  app.route('/api/integrations', connectionRoutes(services));
   app.route('/api/integrations', webhookRoutes(services));
   app.route('/api/integrations', deliveryRoutes(services));
   app.route('/api/platform', toolPolicyRoutes(services));

@@ -98,7 +98,7 @@ describe.skipIf(!url)(
       const { rows } = await a.host.db.query(
         "SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM accounts WHERE slug = 'demo')::int AS accounts, (SELECT count(*) FROM versions)::int AS versions",
       );
-      expect(rows[0]).toEqual({ users: 1, accounts: 1, versions: 1 });
+      expect(rows[0]).toEqual({ users: 1, accounts: 1, versions: 2 }); // one per example
     });
 
     it('runs one-shot commands against DATABASE_URL while servers are up', async () => {

@@ -415,6 +415,11 @@ describe('serve in process', { timeout: 60_000 }, () => {
         integrations: [{ slug: 'acme-notes', version: 1, firstInstall: true }],
         installed: true,
       },
+      {
+        project: join(EXAMPLES, 'acme-status'),
+        integrations: [{ slug: 'acme-status', version: 1, firstInstall: true }],
+        installed: true,
+      },
     ]);
     const demo = running.demo;
     for (const file of [demo.tokenFile, demo.accountFile, demo.passwordFile!]) {
@@ -481,7 +486,8 @@ describe('serve in process', { timeout: 60_000 }, () => {
     const rows = await running.host.db.query(
       'SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM accounts)::int AS accounts, (SELECT count(*) FROM sessions)::int AS tokens, (SELECT count(*) FROM activations)::int AS activations',
     );
-    expect(rows.rows[0]).toEqual({ users: 1, accounts: 1, tokens: 1, activations: 1 });
+    // Both examples (acme-notes, acme-status), activated once each.
+    expect(rows.rows[0]).toEqual({ users: 1, accounts: 1, tokens: 1, activations: 2 });
     await running.close();
     running = undefined;
   }, 60_000);
@@ -676,7 +682,7 @@ describe('the platform-host bin', { timeout: 60_000 }, () => {
       expect(again.banner).toContain(`password in ${join(data, 'demo-password')}\n`);
       expect(again.banner).not.toContain('generated on this first start');
       expect(token()).toBe(firstToken);
-      expect(again.banner).toContain('acme-notes@1\n');
+      expect(again.banner).toContain('acme-notes@1, acme-status@1\n');
       const response = await fetchCurl(again.curl);
       expect((await response.json()).ok).toBe(true);
     } finally {
@@ -684,7 +690,7 @@ describe('the platform-host bin', { timeout: 60_000 }, () => {
     }
     expect(again.output()).not.toContain(firstToken);
     expect(await count(data, 'users')).toBe(1);
-    expect(await count(data, 'versions')).toBe(1);
+    expect(await count(data, 'versions')).toBe(2); // one per example
     expect(await count(data, 'sessions')).toBe(1);
   }, 120_000);
 });

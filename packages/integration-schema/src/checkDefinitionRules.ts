@@ -40,6 +40,7 @@ export function checkDefinitionRules(input: Dict): Problems {
   }
   const egress = checkEgress(input, problems);
   checkOAuth(input, egress, problems);
+  checkConnection(input, egress, problems);
   checkStorage(input, problems);
   if (isDict(input.proposes) && isDict(input.proposes.tools)) {
     for (const name of Object.keys(input.proposes.tools)) {
@@ -200,25 +201,127 @@ function checkOAuth(input: Dict, egress: readonly EgressPattern[], problems: Pro
   if (!isDict(input.oauth) || !isDict(input.oauth.provider)) return;
   for (const field of ['authorizationUrl', 'tokenUrl'] as const) {
     const value = input.oauth.provider[field];
-    if (typeof value !== 'string') continue;
-    const path = `oauth.provider.${field}`;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      problems.push({ path, message: `"${value}" is not a URL; write an absolute https:// URL` });
-      continue;
-    }
-    if (url.protocol !== 'https:') {
-      problems.push({ path, message: `"${value}" must use https://` });
-      continue;
-    }
-    if (!egress.some((pattern) => egressPatternCovers(pattern, url.origin))) {
+    if (typeof value === 'string') checkEgressUrl(value, `oauth.provider.${field}`, egress, problems);
+  }
+}
+
+// An https:// URL whose origin egress covers; `originOnly`: nothing after the origin either.
+function checkEgressUrl(
+  value: string,
+  path: string,
+  egress: readonly EgressPattern[],
+  problems: Problems,
+  originOnly = false,
+): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push({ path, message: `"${value}" is not a URL; write an absolute https:// URL` });
+    return;
+  }
+  if (url.protocol !== 'https:') {
+    problems.push({ path, message: `"${value}" must use https://` });
+    return;
+  }
+  if (originOnly && value.replace(/\/$/, '') !== url.origin) {
+    problems.push({ path, message: `"${value}" must be an origin only; write "${url.origin}"` });
+    return;
+  }
+  if (!egress.some((pattern) => egressPatternCovers(pattern, url.origin))) {
+    problems.push({
+      path,
+      message: `origin ${url.origin} is not covered by egress; add "${url.origin}" to egress`,
+    });
+  }
+}
+
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/** The `{name}` placeholders of a connection's header template. */
+export function headerPlaceholders(template: string): string[] {
+  return [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1]!);
+}
+
+// A connection of kind apiKey or basic: field names, the header template, verify and origins.
+function checkConnection(input: Dict, egress: readonly EgressPattern[], problems: Problems): void {
+  const connection = input.connection;
+  if (!isDict(connection)) return;
+  if (input.oauth !== undefined) {
+    problems.push({
+      path: 'connection',
+      message: 'a definition declares either oauth or connection, not both; remove one',
+    });
+  }
+  const fields = entries(connection.fields);
+  const names = new Set<string>();
+  for (const [index, field] of fields) {
+    if (typeof field.name !== 'string') continue;
+    if (!FIELD_NAME.test(field.name)) {
       problems.push({
-        path,
-        message: `origin ${url.origin} is not covered by egress; add "${url.origin}" to egress`,
+        path: `connection.fields.${index}.name`,
+        message: `field name "${field.name}" must start with a letter and hold only letters, digits and "_" (at most 64)`,
       });
     }
+    names.add(field.name);
+  }
+  checkUnique(
+    'field name',
+    'connection.fields',
+    fields.map(([index, field]) => [index, field.name] as const),
+    problems,
+  );
+  if (connection.kind === 'basic') {
+    for (const wanted of ['username', 'password']) {
+      if (!names.has(wanted)) {
+        problems.push({
+          path: 'connection.fields',
+          message: `a basic connection needs a field named "${wanted}"; add it`,
+        });
+      }
+    }
+    if (connection.header !== undefined) {
+      problems.push({
+        path: 'connection.header',
+        message: 'a basic connection sends "Basic <username:password>"; remove header',
+      });
+    }
+  }
+  if (connection.kind === 'apiKey') {
+    if (typeof connection.header !== 'string') {
+      if (connection.header === undefined) {
+        problems.push({
+          path: 'connection.header',
+          message: 'an apiKey connection needs header, the Authorization value, e.g. "Bearer {apiKey}"',
+        });
+      }
+    } else {
+      const used = headerPlaceholders(connection.header);
+      if (used.length === 0) {
+        problems.push({
+          path: 'connection.header',
+          message: `header "${connection.header}" names no field; write one in braces, e.g. "Bearer {apiKey}"`,
+        });
+      }
+      for (const name of used) {
+        if (!names.has(name)) {
+          problems.push({
+            path: 'connection.header',
+            message: `header names "{${name}}", which connection.fields does not declare`,
+          });
+        }
+      }
+    }
+  }
+  if (isDict(connection.verify) && typeof connection.verify.url === 'string') {
+    checkEgressUrl(connection.verify.url, 'connection.verify.url', egress, problems);
+  }
+  if (isDict(connection.authorization) && Array.isArray(connection.authorization.origins)) {
+    connection.authorization.origins.forEach((origin: unknown, index) => {
+      if (typeof origin === 'string') {
+        checkEgressUrl(origin, `connection.authorization.origins.${index}`, egress, problems, true);
+      }
+    });
   }
 }
 

@@ -117,6 +117,16 @@ function makeDefinitionSchemas() {
     onTokens: fn,
   });
 
+  const connection = z.strictObject({
+    kind: z.enum(['apiKey', 'basic']),
+    fields: z
+      .array(z.strictObject({ name: nonEmpty, label: nonEmpty, secret: z.boolean() }))
+      .min(1, { error: 'declare at least one field' }),
+    header: nonEmpty.optional(),
+    verify: z.strictObject({ method: z.enum(['GET', 'HEAD', 'POST']), url: z.string() }),
+    authorization: z.strictObject({ origins: z.array(z.string()).min(1) }).optional(),
+  });
+
   const layout = z.record(z.string(), rect);
 
   const definitionShape = z.strictObject({
@@ -130,6 +140,7 @@ function makeDefinitionSchemas() {
     schedules: z.array(scheduleDecl).optional(),
     actions: z.record(z.string(), action).optional(),
     oauth: oauth.optional(),
+    connection: connection.optional(),
     egress: z.array(z.string()).optional(),
     storage: z
       .strictObject({

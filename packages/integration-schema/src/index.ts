@@ -1,4 +1,4 @@
-export { checkDefinitionRules, checkUnique } from './checkDefinitionRules.js';
+export { checkDefinitionRules, checkUnique, headerPlaceholders } from './checkDefinitionRules.js';
 export { checkSignatureScheme } from './checkSignatureScheme.js';
 export { type DefinitionShape, definitionSchemas, HOST_ASSIGNED_FIELDS } from './definitionShape.js';
 export {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA_VERSION } from '@platform/integration-schema';
@@ -23,7 +23,8 @@ interface Manifest {
 
 const manifests: Manifest[] = ['packages', 'examples'].flatMap((folder) =>
   readdirSync(join(REPO_ROOT, folder), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    // A folder without a package.json is no workspace package (examples/acme-status uses the root's).
+    .filter((entry) => entry.isDirectory() && existsSync(join(REPO_ROOT, folder, entry.name, 'package.json')))
     .map(
       (entry) =>
         JSON.parse(readFileSync(join(REPO_ROOT, folder, entry.name, 'package.json'), 'utf8')) as Manifest,

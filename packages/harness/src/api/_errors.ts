@@ -16,6 +16,8 @@ export type HarnessApiErrorCode =
   | 'confirmation_required'
   | 'not_configured'
   | 'invalid_signature'
+  // A connection's verify request did not answer 2xx (nothing stored).
+  | 'verify_failed'
   | 'internal_error';
 
 /**

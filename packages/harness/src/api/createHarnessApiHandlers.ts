@@ -16,6 +16,7 @@ import { localSecretsFile } from './localSecrets.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { createRecorder } from './recorder/createRecorder.js';
 import { actionRoutes } from './routes/actions.js';
+import { connectionRoutes } from './routes/connection.js';
 import { localSetupRoutes } from './routes/localSetup.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { scheduleTriggerRoutes } from './routes/scheduleTrigger.js';
@@ -57,6 +58,7 @@ const ROUTES = [
   'GET oauth/connect?returnPath=<path>[&accountId=<id>]',
   'GET oauth/callback',
   'GET oauth/status',
+  'GET|PUT connection',
 ];
 
 /**
@@ -134,6 +136,7 @@ export function createHarnessApiHandlers(
   for (const routes of [
     actionRoutes,
     oauthRoutes,
+    connectionRoutes,
     storageRoutes,
     localSetupRoutes,
     webhookTriggerRoutes,

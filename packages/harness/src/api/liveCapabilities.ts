@@ -1,6 +1,8 @@
 import { SecretAccessError, type StorageConflictError } from '@platform/sdk/integration';
 import {
+  attachesConnectionAuthorization,
   type Capabilities,
+  connectionAuthorization,
   createStorageTransaction,
   isAdminOnlySecret,
   type JsonStorageState,
@@ -92,7 +94,19 @@ export function createLiveCapabilities(
     );
   };
   return {
-    async fetch(request) {
+    async fetch(asked) {
+      // As on the host: the connection's Authorization for its declared origins, from the live store.
+      const connection = entry.definition?.connection;
+      let request = asked;
+      if (connection !== undefined && attachesConnectionAuthorization(connection, asked.url, asked.headers)) {
+        const stored = (await store.read(slug)).secrets.account;
+        if (connection.fields.every((field) => Object.hasOwn(stored, field.name))) {
+          request = {
+            ...asked,
+            headers: [...asked.headers, ['authorization', connectionAuthorization(connection, stored)]],
+          };
+        }
+      }
       let response: Awaited<ReturnType<Capabilities['fetch']>>;
       try {
         response = await api.liveFetch(request, entryEgress(entry));

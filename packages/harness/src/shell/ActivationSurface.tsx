@@ -9,13 +9,14 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { HARNESS_ACCOUNT_ID } from '../registry/index.js';
 import { surfacePath } from './_router.js';
 import { apiPath, useEntryPage } from './_shellContext.js';
+import { ConnectionFieldsForm } from './ConnectionFieldsForm.js';
 import { ErrorBoundary } from './ErrorBoundary.js';
 import { LocalSetupForm } from './LocalSetupForm.js';
 
 /**
  * `/<slug>/activation`: the activation form inline (or, for an OAuth definition without one, the
  * stock `OAuthActivationForm`), the connection state, the OAuth setup notes, and in live mode the
- * local credentials form.
+ * fields of an apiKey or basic `connection` and the local credentials form.
  */
 export function ActivationSurface(): ReactNode {
   const { entry, toolbar, activation } = useEntryPage();
@@ -64,6 +65,9 @@ export function ActivationSurface(): ReactNode {
       </section>
       {declaresOAuth ? <ConnectionStatus /> : null}
       {declaresOAuth ? <OAuthSetup /> : null}
+      {entry.definition?.connection !== undefined && toolbar.mode === 'live' ? (
+        <ConnectionFieldsForm />
+      ) : null}
       {toolbar.mode === 'live' ? <LocalSetupForm /> : null}
     </div>
   );

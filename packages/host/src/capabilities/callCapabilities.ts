@@ -1,4 +1,5 @@
 import { redactText } from '@platform/sdk/runtime';
+import { authorizationValue, readConnectionValues } from '../connection/fieldConnection.js';
 import type { HostServices } from '../HostServices.js';
 import { connectionHooks } from '../oauth/connectionHooks.js';
 import type { RunOnTokens } from '../oauth/refreshConnection.js';
@@ -58,6 +59,23 @@ export function callCapabilities(
             input.accountId,
             runRefreshedOnTokens(services),
           ),
+        }),
+    ...(input.version.manifest.connection?.authorization === undefined
+      ? {}
+      : {
+          connectionAuthorization: {
+            origins: input.version.manifest.connection.authorization.origins,
+            value: async () => {
+              const connection = input.version.manifest.connection!;
+              const values = await readConnectionValues(
+                services.db,
+                services.secretBox,
+                { slug: input.version.slug, accountId: input.accountId, sourceId: input.version.sourceId },
+                connection,
+              );
+              return values === undefined ? undefined : authorizationValue(connection, values);
+            },
+          },
         }),
     onPrivateAddress: (error) =>
       securityEvent(

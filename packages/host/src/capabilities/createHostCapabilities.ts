@@ -5,6 +5,7 @@ import {
   type StorageConflictError,
 } from '@platform/sdk/integration';
 import {
+  attachesConnectionAuthorization,
   type Capabilities,
   type CapabilityFetchRequest,
   createStorageTransaction,
@@ -69,6 +70,16 @@ export interface HostCallScope {
    * bears a bearer token, and once per call after a 401 to such a request.
    */
   readonly oauthConnection?: OAuthConnectionHooks;
+  /**
+   * The `Authorization` of a connection of kind apiKey or basic that declares
+   * `authorization.origins` (callCapabilities builds it over src/connection/fieldConnection.ts):
+   * `ctx.fetch` attaches it to a request for one of `origins` that carries no `Authorization` of
+   * its own. `value` is asked once per call; undefined (fields not entered) attaches nothing.
+   */
+  readonly connectionAuthorization?: {
+    readonly origins: readonly string[];
+    value(): Promise<string | undefined>;
+  };
 }
 
 /** How `ctx.fetch` uses the account's OAuth connection (see `HostCallScope.oauthConnection`). */
@@ -193,9 +204,24 @@ export function createHostCapabilities(scope: HostCallScope): HostCall {
   };
   // A call refreshes its connection once at most, whatever number of 401s it meets.
   let refreshedOn401 = false;
+  let authorization: Promise<string | undefined> | undefined;
+  const withConnectionAuthorization = async (
+    request: CapabilityFetchRequest,
+  ): Promise<CapabilityFetchRequest> => {
+    const declared = scope.connectionAuthorization;
+    if (declared === undefined) return request;
+    if (!attachesConnectionAuthorization({ authorization: declared }, request.url, request.headers))
+      return request;
+    authorization ??= declared.value();
+    const value = await authorization;
+    return value === undefined
+      ? request
+      : { ...request, headers: [...request.headers, ['authorization', value]] };
+  };
 
   const capabilities: Capabilities = {
-    async fetch(request) {
+    async fetch(asked) {
+      const request = await withConnectionAuthorization(asked);
       const connection = scope.oauthConnection;
       const bearer = connection === undefined ? undefined : bearerOf(request);
       if (connection === undefined || bearer === undefined) return send(request);

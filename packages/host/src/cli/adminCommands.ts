@@ -15,6 +15,7 @@ import {
   adminSetSecret,
   adminUserTotp,
 } from './admin.js';
+import { adminSetConnection } from './adminConnection.js';
 import { adminSetToolPolicy } from './adminTools.js';
 import { CliError } from './CliError.js';
 import type { CliIo, Command, CommandResult, ParsedArgs } from './Command.js';
@@ -287,6 +288,31 @@ export const adminCommands: readonly Command[] = [
       return {
         data: secret,
         text: `set ${secret.tier}-tier secret ${secret.name}${owner} for ${secret.integration}`,
+      };
+    },
+  ),
+  adminCommand(
+    'connection set',
+    "Set an account's apiKey or basic connection of an integration: verified first, stored only on 2xx",
+    [
+      '--integration SLUG --account A [--field NAME=VALUE ...] [--fields-stdin]',
+      ACCOUNT_HELP,
+      '  --field NAME=VALUE  a field that is not secret (repeat for more)',
+      '  --fields-stdin      read NAME=VALUE lines from standard input: secret fields come only this way',
+    ],
+    { integration: str, account: str, field: { type: 'string', multiple: true }, 'fields-stdin': flag },
+    async (command, args, io) => {
+      const inline = args.values.field;
+      const set = await adminSetConnection({
+        ...dataOptionsFrom(args, io),
+        integration: requiredString(command, args, 'integration'),
+        account: requiredString(command, args, 'account'),
+        inline: Array.isArray(inline) ? inline.map(String) : [],
+        stdin: args.values['fields-stdin'] === true ? await io.readStdin() : undefined,
+      });
+      return {
+        data: set,
+        text: `connection of ${set.integration} verified and stored for account ${set.account} (${set.fields.join(', ')})`,
       };
     },
   ),

@@ -33,7 +33,9 @@ export type HostErrorCode =
   | 'widget_not_found'
   | 'slug_taken'
   | 'invalid_archive'
-  | 'conflict';
+  | 'conflict'
+  // A connection's verify request did not answer 2xx (nothing stored).
+  | 'verify_failed';
 
 /** The one JSON error shape of every host route. */
 export function errorResponse(

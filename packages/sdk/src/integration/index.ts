@@ -42,6 +42,7 @@ export type {
   Actor,
   AnyIntegrationDefinition,
   AnySchema,
+  ConnectionDeclaration,
   IntegrationContext,
   IntegrationDefinition,
   Logger,

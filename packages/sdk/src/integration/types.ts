@@ -162,6 +162,24 @@ export interface OAuthDeclaration<S = StorageDeclaration> {
   readonly onTokens: (ctx: IntegrationContext<S>, tokens: Tokens) => MaybePromise<void>;
 }
 
+/**
+ * A connection the account's owner or admin sets up by entering fields (an API key, a username and
+ * password) instead of an OAuth loop. The host checks them with `verify` before storing them as
+ * account-tier secrets named after the fields (readable through `ctx.secrets`).
+ */
+export interface ConnectionDeclaration {
+  /** `apiKey`: the `header` template names the fields; `basic`: fields `username` and `password`. */
+  readonly kind: 'apiKey' | 'basic';
+  /** What the account enters; each is stored under its `name`. `secret` fields are masked when entered. */
+  readonly fields: readonly { readonly name: string; readonly label: string; readonly secret: boolean }[];
+  /** `apiKey` only, required there: the `Authorization` value, fields in braces (`'Bearer {apiKey}'`). */
+  readonly header?: string;
+  /** The request the host sends with the `Authorization` header to test the fields; 2xx accepts them. */
+  readonly verify: { readonly method: 'GET' | 'HEAD' | 'POST'; readonly url: string };
+  /** Origins (covered by egress) to whose requests `ctx.fetch` attaches the `Authorization` header. */
+  readonly authorization?: { readonly origins: readonly string[] };
+}
+
 export interface Rect {
   readonly x: number;
   readonly y: number;
@@ -252,6 +270,7 @@ export interface IntegrationDefinition<
   readonly schedules?: readonly ScheduleDeclaration<S>[];
   readonly actions?: ActionsOf<A, S>;
   readonly oauth?: OAuthDeclaration<S>;
+  readonly connection?: ConnectionDeclaration;
   readonly egress?: readonly string[];
   readonly storage?: S;
   readonly proposes?: Proposes;
@@ -295,6 +314,7 @@ export interface AnyIntegrationDefinition {
     };
   };
   readonly oauth?: Omit<OAuthDeclaration, 'onTokens'> & { readonly onTokens: AnyHandler };
+  readonly connection?: ConnectionDeclaration;
   readonly egress?: readonly string[];
   readonly storage?: StorageDeclaration;
   readonly proposes?: Proposes;

@@ -4,7 +4,12 @@ import {
   toolOutputSchemaProblem,
   type WebhookSignature,
 } from '@platform/integration-schema';
-import type { AnyIntegrationDefinition, Proposes, WidgetDeclaration } from '../integration/types.js';
+import type {
+  AnyIntegrationDefinition,
+  ConnectionDeclaration,
+  Proposes,
+  WidgetDeclaration,
+} from '../integration/types.js';
 import { type PayloadShape, payloadShapeOf } from './payloadShape.js';
 
 /**
@@ -78,6 +83,8 @@ export interface DefinitionManifest {
     };
     readonly credentials: { readonly clientIdSecretName: string; readonly clientSecretSecretName: string };
   };
+  /** The definition's `connection` (apiKey or basic), as declared. */
+  readonly connection?: ConnectionDeclaration;
   readonly proposes?: Proposes;
   readonly hasOnActivate: boolean;
 }
@@ -137,6 +144,7 @@ export function describeDefinition(definition: AnyIntegrationDefinition): Defini
               },
               credentials: oauth.credentials,
             },
+      connection: definition.connection,
       proposes: definition.proposes,
       hasOnActivate: typeof definition.onActivate === 'function',
     }),

@@ -15,6 +15,7 @@ export {
   type StorageScopeName,
 } from './capabilities.js';
 export { type CheckEgressUrlOptions, checkEgressUrl } from './checkEgressUrl.js';
+export { attachesConnectionAuthorization, connectionAuthorization } from './connectionAuthorization.js';
 export { type CreateContextOptions, createContext } from './createContext.js';
 export { createGuestFetch, type GuestFetchOptions } from './createGuestFetch.js';
 export {

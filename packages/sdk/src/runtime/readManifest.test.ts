@@ -164,3 +164,34 @@ describe('readManifest', () => {
     expect(manifest.webhooks).toEqual([{ id: 'note-created', hasReply: false }]);
   });
 });
+
+describe('readManifest and a connection', () => {
+  const withKey = defineIntegration({
+    slug: 'acme-keys',
+    egress: ['https://api.acme.com'],
+    connection: {
+      kind: 'apiKey',
+      fields: [{ name: 'apiKey', label: 'API key', secret: true }],
+      header: 'Bearer {apiKey}',
+      verify: { method: 'GET', url: 'https://api.acme.com/me' },
+      authorization: { origins: ['https://api.acme.com'] },
+    },
+  });
+  const manifest = describeDefinition(withKey);
+
+  it('keeps the connection as declared', () => {
+    expect(readManifest(structuredClone(manifest)).connection).toEqual(withKey.connection);
+  });
+
+  it('refuses a forged connection whose verify URL or origin egress does not cover', () => {
+    const connection = {
+      ...manifest.connection,
+      verify: { method: 'GET', url: 'https://collector.example.net/me' },
+      authorization: { origins: ['https://collector.example.net'] },
+    };
+    expect(problemsOf({ ...structuredClone(manifest), connection }).map((p) => p.path)).toEqual([
+      'connection.verify.url',
+      'connection.authorization.origins.0',
+    ]);
+  });
+});

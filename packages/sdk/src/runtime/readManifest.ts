@@ -50,6 +50,7 @@ const manifestShape = z.strictObject({
       credentials: oauth.credentials,
     })
     .optional(),
+  connection: field.connection,
   proposes: field.proposes,
   hasOnActivate: z.boolean(),
 });
@@ -99,6 +100,7 @@ export function readManifest(raw: unknown): DefinitionManifest {
         user: Object.fromEntries(manifest.storage.user.map((key) => [key, true])),
       },
       ...(manifest.oauth === undefined ? {} : { oauth: manifest.oauth }),
+      ...(manifest.connection === undefined ? {} : { connection: manifest.connection }),
       ...(manifest.proposes === undefined ? {} : { proposes: manifest.proposes }),
     }),
   );

@@ -4,6 +4,7 @@ import type { Style } from '../../cli/terminal.js';
 export const FINDING_SEVERITY = {
   'definition.schema': 'error',
   'definition.load': 'error',
+  'definition.connection': 'error',
   'project.manifest': 'error',
   'project.listing': 'error',
   'project.components': 'error',

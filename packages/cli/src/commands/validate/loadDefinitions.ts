@@ -114,8 +114,19 @@ async function importEntry(
   };
 }
 
-/** `definition.schema` for one problem of a definition, at its definition path. */
+/**
+ * `definition.schema` for one problem of a definition, at its definition path; a problem of its
+ * `connection` (apiKey or basic: fields, header template, verify URL and origins against egress)
+ * is `definition.connection`.
+ */
 export function schemaFinding(integration: ManifestIntegration, problem: DefinitionProblem): Finding {
+  if (problem.path === 'connection' || problem.path.startsWith('connection.')) {
+    return finding('definition.connection', {
+      message: `${integration.slug} (${integration.entry}): ${problem.message}`,
+      path: problem.path,
+      hint: `Fix ${problem.path} in the connection of "${integration.slug}": its verify URL and authorization origins must be https:// on an egress origin, its header must name declared fields.`,
+    });
+  }
   return finding('definition.schema', {
     message: `${integration.slug} (${integration.entry}): ${problem.message}`,
     path: problem.path,

@@ -45,3 +45,38 @@ describe('validateProject (in process)', () => {
     expect(report.integrations.map((integration) => integration.loaded)).toEqual([false, true]);
   });
 });
+
+describe('validateProject: a connection', () => {
+  it('reports a verify URL outside egress and a header naming an undeclared field as definition.connection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-validate-connection-'));
+    dirs.push(dir);
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(
+      join(dir, 'platform.json'),
+      JSON.stringify({ integrations: [{ slug: 'keys', entry: 'src/keys.ts' }] }),
+    );
+    writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "noUncheckedIndexedAccess": true } }');
+    writeFileSync(
+      join(dir, 'src', 'keys.ts'),
+      `export default {
+  slug: 'keys',
+  egress: ['https://api.acme.com'],
+  connection: {
+    kind: 'apiKey',
+    fields: [{ name: 'apiKey', label: 'API key', secret: true }],
+    header: 'Bearer {token}',
+    verify: { method: 'GET', url: 'https://auth.acme.com/me' },
+  },
+};
+`,
+    );
+    const report = await validateProject({ cwd: dir, loadTimeoutMs: 10_000 });
+    expect(
+      report.findings.map((item) => ({ id: item.id, severity: item.severity, path: item.path })),
+    ).toEqual([
+      { id: 'definition.connection', severity: 'error', path: 'connection.header' },
+      { id: 'definition.connection', severity: 'error', path: 'connection.verify.url' },
+    ]);
+  });
+});
