@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { ServerAnswer } from './_shellContext.js';
+import { RunLogsAndStorage, type RunOutput } from './RunLogsAndStorage.js';
 
-interface ToolRunData {
+interface ToolRunData extends RunOutput {
   readonly cancelled?: boolean;
   readonly result?:
     | { readonly ok: true; readonly data: unknown }
@@ -14,12 +15,6 @@ interface ToolRunData {
           readonly devError?: { readonly message?: string };
         };
       };
-  readonly logs?: readonly {
-    readonly level?: string;
-    readonly message?: string;
-    readonly fields?: unknown;
-  }[];
-  readonly storage?: { readonly before?: unknown; readonly after?: unknown };
   readonly mode?: string;
   readonly variant?: string;
 }
@@ -99,34 +94,7 @@ export function ToolResult({
           Developer error (the harness only): <code>{result.error.devError.message}</code>
         </p>
       ) : null}
-      <h4>Logs</h4>
-      {data.logs === undefined || data.logs.length === 0 ? (
-        <p className="harness-muted">No log lines.</p>
-      ) : (
-        <ul aria-label="Logs" className="harness-logs">
-          {data.logs.map((line, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: log lines are in order and never reordered
-            <li key={index}>
-              <span className="harness-log-level">{line.level ?? 'info'}</span> {line.message}
-              {line.fields === undefined ? '' : ` ${JSON.stringify(line.fields)}`}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="harness-columns">
-        <div>
-          <h4>Storage before</h4>
-          <pre className="harness-pre" data-testid="storage-before">
-            {JSON.stringify(data.storage?.before ?? {}, null, 2)}
-          </pre>
-        </div>
-        <div>
-          <h4>Storage after</h4>
-          <pre className="harness-pre" data-testid="storage-after">
-            {JSON.stringify(data.storage?.after ?? {}, null, 2)}
-          </pre>
-        </div>
-      </div>
+      <RunLogsAndStorage data={data} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ServerAnswer } from './_shellContext.js';
+import { RunLogsAndStorage, type RunOutput } from './RunLogsAndStorage.js';
 
 interface Issue {
   readonly message?: string;
@@ -7,17 +8,11 @@ interface Issue {
   readonly code?: string;
 }
 
-interface TriggerData {
+interface TriggerData extends RunOutput {
   readonly result?: {
     readonly ok: boolean;
     readonly error?: { readonly message?: string; readonly code?: string };
   };
-  readonly logs?: readonly {
-    readonly level?: string;
-    readonly message?: string;
-    readonly fields?: unknown;
-  }[];
-  readonly storage?: { readonly before?: unknown; readonly after?: unknown };
   readonly signature?: {
     readonly headers?: Readonly<Record<string, string>>;
     readonly secret?: { readonly name?: string; readonly source?: string; readonly note?: string };
@@ -125,34 +120,7 @@ export function TriggerResult({
           </pre>
         </div>
       )}
-      <h4>Logs</h4>
-      {data.logs === undefined || data.logs.length === 0 ? (
-        <p className="harness-muted">No log lines.</p>
-      ) : (
-        <ul aria-label="Logs" className="harness-logs">
-          {data.logs.map((line, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: log lines are in order and never reordered
-            <li key={index}>
-              <span className="harness-log-level">{line.level ?? 'info'}</span> {line.message}
-              {line.fields === undefined ? '' : ` ${JSON.stringify(line.fields)}`}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="harness-columns">
-        <div>
-          <h4>Storage before</h4>
-          <pre className="harness-pre" data-testid="storage-before">
-            {JSON.stringify(data.storage?.before ?? {}, null, 2)}
-          </pre>
-        </div>
-        <div>
-          <h4>Storage after</h4>
-          <pre className="harness-pre" data-testid="storage-after">
-            {JSON.stringify(data.storage?.after ?? {}, null, 2)}
-          </pre>
-        </div>
-      </div>
+      <RunLogsAndStorage data={data} />
     </section>
   );
 }
